@@ -1,0 +1,113 @@
+/* game.h -- the game vtable: the one interface between rules and search.
+ *
+ * Search, DAG and playout code include this header, never a game's own file.
+ * Hand-written games (csrc/games/) and GDL propnets (csrc/gdl/) implement it alike.
+ *
+ * Contract for an implementation:
+ *   - A state is fixed-size plain data of game->facts.state_size bytes that starts
+ *     with a miai_head.  Copying a state is memcpy; no pointers inside; no allocation
+ *     in init/play/legal/playout.  States are fully initialised (no uninitialised
+ *     padding), so memcmp/hashing of whole states is well-defined.
+ *   - head.key / head.key2 are the two independent 64-bit Zobrist keys of the
+ *     *position* (everything that determines the future of the game, including the
+ *     side to move; not the ply), updated incrementally by play.  ops->key_full
+ *     recomputes them from scratch.  Tables come from zobrist_fill() with a seed
+ *     fixed by the game and its parameters, so keys are stable across processes.
+ *   - head.to_move is the acting role, MIAI_SIMULTANEOUS or MIAI_NOBODY (terminal);
+ *     play keeps it current, so terminal tests are one load.
+ *   - Moves are ids in [0, facts.num_moves); text conversion does not depend on the
+ *     state.  `legal` writes at most facts.max_legal moves.
+ *   - `play` is given a joint move indexed by role; at an alternating state only
+ *     moves[head.to_move] is read.  The caller (game.c) has already checked legality,
+ *     so play may assume a legal move.
+ *   - Rewards are per role in [0, 1]; only asked of terminal states.
+ *   - The vtable and the game object are immutable after create: a game may be
+ *     shared by threads.  All per-game constant data (Zobrist tables, neighbour
+ *     tables) hangs off game->data.
+ */
+#ifndef MIAI_GAME_H
+#define MIAI_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game_api.h"
+#include "rng.h"
+
+typedef struct {
+    uint64_t key;     /* Zobrist key of the position */
+    uint64_t key2;    /* second, independent key (identity check in the DAG) */
+    int32_t to_move;  /* role, MIAI_SIMULTANEOUS, or MIAI_NOBODY when terminal */
+    uint32_t ply;     /* plies played since the initial state */
+} miai_head;
+
+typedef struct miai_game_ops {
+    /* Write the initial state. */
+    void (*init)(const miai_game *g, void *state);
+    /* Legal moves of `role` into out (room for facts.max_legal); returns the count.
+     * A role that is not to move at an alternating state has 0 legal moves. */
+    uint32_t (*legal)(const miai_game *g, const void *state, uint32_t role, miai_move *out);
+    /* Apply a legal joint move (moves[role]); keep head current. */
+    void (*play)(const miai_game *g, void *state, const miai_move *moves);
+    /* Rewards per role in [0, 1] of a terminal state. */
+    void (*rewards)(const miai_game *g, const void *state, double *out);
+    /* Recompute both keys from scratch. */
+    void (*key_full)(const miai_game *g, const void *state, uint64_t *key, uint64_t *key2);
+    /* Move text; stateless.  Returns MIAI_OK or MIAI_EINVAL. */
+    int (*move_to_text)(const miai_game *g, uint32_t role, miai_move move, char *buf,
+                        size_t cap);
+    int (*move_from_text)(const miai_game *g, uint32_t role, const char *text,
+                          miai_move *out);
+    /* Human-readable board, NUL-terminated, truncated to cap. */
+    void (*render)(const miai_game *g, const void *state, char *buf, size_t cap);
+    /* Optional (NULL = generic): play the game out from `state` with the game's
+     * playout policy, recording each ply's moves in trace (n_roles entries per ply for
+     * simultaneous plies, one otherwise) while trace_cap allows; trace may be NULL.
+     * Returns the number of plies played.  Must stop at facts.max_plies. */
+    uint32_t (*playout)(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                        uint32_t trace_cap, uint32_t *trace_len);
+    /* Optional (NULL = always OK): recompute derived data (bitboard unions, group
+     * liberties, ...) and compare; returns MIAI_OK or MIAI_ECORRUPT. */
+    int (*check)(const miai_game *g, const void *state);
+    /* Release game->data. */
+    void (*destroy)(miai_game *g);
+} miai_game_ops;
+
+struct miai_game {
+    const miai_game_ops *ops;
+    miai_game_facts facts;
+    char name[MIAI_NAME_LEN];
+    void *data;  /* per-game constant data, owned by the game */
+};
+
+/* A registered game: its descriptor and constructor.  `params` are validated against
+ * the descriptor (count, range, integrality) before create is called. */
+typedef struct {
+    miai_game_info info;
+    int (*create)(const double *params, miai_game *g);
+} miai_game_entry;
+
+static inline miai_head *miai_head_of(void *state) { return (miai_head *)state; }
+static inline const miai_head *miai_chead_of(const void *state) {
+    return (const miai_head *)state;
+}
+
+/* Generic playout: uniformly random legal moves until terminal or max_plies. */
+uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
+                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len);
+
+/* Play out with the game's policy (ops->playout, or the generic one). */
+static inline uint32_t miai_game_playout(const miai_game *g, void *state, miai_rng *rng,
+                                         miai_move *trace, uint32_t trace_cap,
+                                         uint32_t *trace_len) {
+    if (g->ops->playout)
+        return g->ops->playout(g, state, rng, trace, trace_cap, trace_len);
+    return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
+}
+
+/* Is `move` legal for `role` in `state`?  (Generic: scans ops->legal.) */
+bool miai_game_is_legal(const miai_game *g, const void *state, uint32_t role,
+                        miai_move move);
+
+#endif

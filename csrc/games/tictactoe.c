@@ -1,0 +1,173 @@
+/* tictactoe.c -- Tic-tac-toe on 9-bit bitboards.
+ *
+ * Roles: 0 = x (moves first), 1 = o.  Move id = cell = row * 3 + col with row 0 the
+ * top row (OpenSpiel's action numbering).  Text: column letter a-c and row number
+ * 1-3 counted from the bottom, e.g. "b2" is the centre, "a3" the top-left corner.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/game.h"
+#include "../core/zobrist.h"
+
+typedef struct {
+    miai_head head;
+    uint16_t stones[2];  /* bit i = cell i */
+    uint8_t winner;      /* 0, 1, or 2 = draw / none */
+    uint8_t pad[3];
+} ttt_state;
+
+typedef struct {
+    miai_zkey stone[2][9];
+    miai_zkey side;  /* xored in when o is to move */
+} ttt_data;
+
+static const uint16_t ttt_lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+
+static bool ttt_has_line(uint16_t b) {
+    for (int i = 0; i < 8; i++)
+        if ((b & ttt_lines[i]) == ttt_lines[i]) return true;
+    return false;
+}
+
+static void ttt_init(const miai_game *g, void *state) {
+    ttt_state *s = state;
+    const ttt_data *d = g->data;
+    (void)d;
+    s->head.to_move = 0;
+    s->head.key = 0;
+    s->head.key2 = 0;
+    s->winner = 2;
+}
+
+static uint32_t ttt_legal(const miai_game *g, const void *state, uint32_t role,
+                          miai_move *out) {
+    (void)g;
+    const ttt_state *s = state;
+    if ((int32_t)role != s->head.to_move) return 0;
+    uint32_t n = 0;
+    uint16_t empty = (uint16_t)(~(s->stones[0] | s->stones[1]) & 0777);
+    while (empty) {
+        out[n++] = (miai_move)__builtin_ctz(empty);
+        empty &= (uint16_t)(empty - 1);
+    }
+    return n;
+}
+
+static void ttt_play(const miai_game *g, void *state, const miai_move *moves) {
+    ttt_state *s = state;
+    const ttt_data *d = g->data;
+    int r = s->head.to_move;
+    miai_move m = moves[r];
+    s->stones[r] |= (uint16_t)(1u << m);
+    miai_zxor(&s->head, d->stone[r][m]);
+    miai_zxor(&s->head, d->side);
+    s->head.ply++;
+    if (ttt_has_line(s->stones[r])) {
+        s->winner = (uint8_t)r;
+        s->head.to_move = MIAI_NOBODY;
+    } else if ((s->stones[0] | s->stones[1]) == 0777) {
+        s->head.to_move = MIAI_NOBODY;
+    } else {
+        s->head.to_move = 1 - r;
+    }
+}
+
+static void ttt_rewards(const miai_game *g, const void *state, double *out) {
+    (void)g;
+    const ttt_state *s = state;
+    out[0] = s->winner == 0 ? 1.0 : s->winner == 1 ? 0.0 : 0.5;
+    out[1] = 1.0 - out[0];
+}
+
+static void ttt_key_full(const miai_game *g, const void *state, uint64_t *k1,
+                         uint64_t *k2) {
+    const ttt_state *s = state;
+    const ttt_data *d = g->data;
+    *k1 = *k2 = 0;
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 9; c++)
+            if (s->stones[r] >> c & 1) miai_zxor2(k1, k2, d->stone[r][c]);
+    if (__builtin_popcount(s->stones[0] | s->stones[1]) & 1) miai_zxor2(k1, k2, d->side);
+}
+
+static int ttt_move_to_text(const miai_game *g, uint32_t role, miai_move m, char *buf,
+                            size_t cap) {
+    (void)g;
+    (void)role;
+    snprintf(buf, cap, "%c%d", 'a' + (int)(m % 3), 3 - (int)(m / 3));
+    return MIAI_OK;
+}
+
+static int ttt_move_from_text(const miai_game *g, uint32_t role, const char *t,
+                              miai_move *out) {
+    (void)g;
+    (void)role;
+    char c = t[0] | 0x20;
+    if (c < 'a' || c > 'c' || t[1] < '1' || t[1] > '3' || t[2] != 0) return MIAI_EINVAL;
+    *out = (miai_move)((3 - (t[1] - '0')) * 3 + (c - 'a'));
+    return MIAI_OK;
+}
+
+static void ttt_render(const miai_game *g, const void *state, char *buf, size_t cap) {
+    (void)g;
+    const ttt_state *s = state;
+    size_t at = 0;
+    for (int row = 0; row < 3 && at < cap; row++) {
+        at += (size_t)snprintf(buf + at, cap - at, "%d ", 3 - row);
+        for (int col = 0; col < 3 && at < cap; col++) {
+            int c = row * 3 + col;
+            char ch = (s->stones[0] >> c & 1) ? 'X' : (s->stones[1] >> c & 1) ? 'O' : '.';
+            at += (size_t)snprintf(buf + at, cap - at, "%c", ch);
+        }
+        if (at < cap) at += (size_t)snprintf(buf + at, cap - at, "\n");
+    }
+    if (at < cap) snprintf(buf + at, cap - at, "  abc\n");
+}
+
+static int ttt_check(const miai_game *g, const void *state) {
+    (void)g;
+    const ttt_state *s = state;
+    if (s->stones[0] & s->stones[1]) return MIAI_ECORRUPT;
+    int n0 = __builtin_popcount(s->stones[0]), n1 = __builtin_popcount(s->stones[1]);
+    if (n0 - n1 != 0 && n0 - n1 != 1) return MIAI_ECORRUPT;
+    if ((int)s->head.ply != n0 + n1) return MIAI_ECORRUPT;
+    return MIAI_OK;
+}
+
+static void ttt_destroy(miai_game *g) { free(g->data); }
+
+static const miai_game_ops ttt_ops = {
+    .init = ttt_init,
+    .legal = ttt_legal,
+    .play = ttt_play,
+    .rewards = ttt_rewards,
+    .key_full = ttt_key_full,
+    .move_to_text = ttt_move_to_text,
+    .move_from_text = ttt_move_from_text,
+    .render = ttt_render,
+    .playout = NULL,
+    .check = ttt_check,
+    .destroy = ttt_destroy,
+};
+
+static int ttt_create(const double *params, miai_game *g) {
+    ttt_data *d = calloc(1, sizeof *d);
+    if (!d) return MIAI_ENOMEM;
+    zobrist_fill(&d->stone[0][0], 2 * 9 + 1, zobrist_seed("tictactoe", params, 0));
+    g->data = d;
+    g->ops = &ttt_ops;
+    g->facts = (miai_game_facts){.n_roles = 2,
+                                 .state_size = sizeof(ttt_state),
+                                 .num_moves = 9,
+                                 .max_legal = 9,
+                                 .max_plies = 9,
+                                 .simultaneous = 0};
+    return MIAI_OK;
+}
+
+const miai_game_entry miai_tictactoe_entry = {
+    .info = {.name = "tictactoe", .n_params = 0},
+    .create = ttt_create,
+};

@@ -1,0 +1,1 @@
+"""Subcommands of ``miai``: one module each, with ``register(subparsers)``."""
