@@ -105,7 +105,10 @@ static uint32_t bt_legal(const miai_game *g, const void *state, uint32_t role,
                          miai_move *out) {
     const bt_state *s = state;
     const bt_data *d = g->data;
-    if ((int32_t)role != s->head.to_move) return 0;
+    if ((int32_t)role != s->head.to_move || role > 1) return 0;
+    /* At most 16 pieces, hence max_legal moves; a state corrupted by its owner with
+     * more gets no moves rather than an overrun buffer. */
+    if (__builtin_popcountll(s->pawns[role]) > 16) return 0;
     bt_targets t;
     bt_targets_of(s, (int)role, &t);
     uint32_t n = 0;
@@ -121,7 +124,7 @@ static uint32_t bt_legal(const miai_game *g, const void *state, uint32_t role,
 
 /* Move the side-to-move's pawn from -> to, capturing, updating keys and status. */
 static void bt_apply(const bt_data *d, bt_state *s, int from, int to) {
-    int r = s->side, o = 1 - r;
+    int r = s->side & 1, o = 1 - r; /* & 1: never index out of bounds */
     uint64_t to_bit = 1ULL << to;
     s->pawns[r] ^= (1ULL << from) | to_bit;
     miai_zxor(&s->head, d->pawn[r][from]);
@@ -155,7 +158,7 @@ static uint32_t bt_playout(const miai_game *g, void *state, miai_rng *rng,
     const bt_data *d = g->data;
     uint32_t plies = 0, tl = 0;
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < BT_MAX_PLIES) {
-        int side = s->side;
+        int side = s->side & 1;
         bt_targets t;
         bt_targets_of(s, side, &t);
         uint32_t c0 = (uint32_t)__builtin_popcountll(t.to[0]);

@@ -107,7 +107,10 @@ static uint32_t kt_legal(const miai_game *g, const void *state, uint32_t role,
                          miai_move *out) {
     const kt_state *s = state;
     const kt_data *d = g->data;
-    if ((int32_t)role != s->head.to_move) return 0;
+    if ((int32_t)role != s->head.to_move || role > 1) return 0;
+    /* At most 16 pieces, hence max_legal moves; a state corrupted by its owner with
+     * more gets no moves rather than an overrun buffer. */
+    if (__builtin_popcountll(s->pieces[role]) > 16) return 0;
     kt_targets t;
     kt_targets_of(s, (int)role, &t);
     uint32_t n = 0;
@@ -122,7 +125,7 @@ static uint32_t kt_legal(const miai_game *g, const void *state, uint32_t role,
 }
 
 static void kt_apply(const kt_data *d, kt_state *s, int from, int to) {
-    int r = s->side, o = 1 - r;
+    int r = s->side & 1, o = 1 - r; /* & 1: never index out of bounds */
     uint64_t to_bit = 1ULL << to;
     s->pieces[r] ^= (1ULL << from) | to_bit;
     miai_zxor(&s->head, d->piece[r][from]);
@@ -156,7 +159,7 @@ static uint32_t kt_playout(const miai_game *g, void *state, miai_rng *rng,
     const kt_data *d = g->data;
     uint32_t plies = 0, tl = 0;
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < KT_MAX_PLIES) {
-        int side = s->side;
+        int side = s->side & 1;
         kt_targets t;
         kt_targets_of(s, side, &t);
         uint32_t count[4], total = 0;

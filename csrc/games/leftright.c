@@ -59,6 +59,12 @@ static uint32_t lr_legal(const miai_game *g, const void *state, uint32_t role,
     return 2;
 }
 
+/* Is the state inside the tables?  Only a state corrupted by its owner is not; such
+ * a state is left alone (and fails `check`) rather than read out of bounds. */
+static bool lr_sane(const lr_data *d, const lr_state *s) {
+    return s->step < d->steps && s->lefts <= s->step;
+}
+
 /* Advance by `n` steps of which `left` went Left; keys follow (step, lefts). */
 static void lr_advance(const lr_data *d, lr_state *s, uint32_t n, uint32_t left) {
     miai_zxor(&s->head, d->zstep[s->step]);
@@ -74,6 +80,7 @@ static void lr_advance(const lr_data *d, lr_state *s, uint32_t n, uint32_t left)
 }
 
 static void lr_play(const miai_game *g, void *state, const miai_move *moves) {
+    if (!lr_sane(g->data, state)) return;
     lr_advance(g->data, state, 1, moves[0] == LR_LEFT ? 1 : 0);
 }
 
@@ -81,6 +88,8 @@ static uint32_t lr_playout(const miai_game *g, void *state, miai_rng *rng,
                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
     lr_state *s = state;
     const lr_data *d = g->data;
+    if (trace_len) *trace_len = 0;
+    if (!lr_sane(d, s)) return 0;
     uint32_t remaining = d->steps - s->step, tl = 0, left = 0, done = 0;
     while (done < remaining) {
         uint32_t k = remaining - done < 64 ? remaining - done : 64;
