@@ -71,6 +71,25 @@ def test_initial_position_and_move_numbering(game: engine.Game, oracle) -> None:
     assert [ours_of(game, os_state, a) for a in actions] == sorted(state.legal_moves())
 
 
+def test_documented_openspiel_action_mapping(game: engine.Game, oracle) -> None:
+    """Every move id: OpenSpiel action = 2 * ((r * 8 + c) * 6 + d) + capture names the
+    same from-to squares, and ids increase with OpenSpiel's action numbers."""
+    os_state = oracle.new_initial_state()
+    dirs = {(1, -1): 0, (1, 0): 1, (1, 1): 2, (-1, -1): 3, (-1, 0): 4, (-1, 1): 5}
+    previous = -1
+    for move in range(game.num_moves):
+        text = game.move_to_text(move)
+        c1, r1 = ord(text[0]) - ord("a"), 8 - int(text[1])
+        c2, r2 = ord(text[2]) - ord("a"), 8 - int(text[3])
+        d = dirs[(r2 - r1, c2 - c1)]
+        action = 2 * ((r1 * 8 + c1) * 6 + d)
+        assert os_state.action_to_string(action) == text
+        if d not in (1, 4):  # diagonal: the capture variant
+            assert os_state.action_to_string(action + 1) == text + "*"
+        assert action > previous
+        previous = action
+
+
 def test_random_games_agree_move_by_move(game: engine.Game, oracle) -> None:
     rng = random.Random(20261122)
     seen: dict[tuple[str, int], tuple[int, int]] = {}
