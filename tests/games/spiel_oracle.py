@@ -81,8 +81,9 @@ def compare_with_openspiel(
     return stats
 
 
-def replay(game: engine.Game, moves: list[int | str]) -> State:
-    return game.initial_state().play_all(moves)
+def replay(game: engine.Game, moves: str | list[int]) -> State:
+    """The state after ``moves``: move ids, or move texts separated by spaces."""
+    return game.initial_state().play_all(moves.split() if isinstance(moves, str) else moves)
 
 
 def position_of(state: State) -> bytes:

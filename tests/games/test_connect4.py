@@ -106,13 +106,13 @@ def test_each_line_direction_wins(game: engine.Game, moves: str, winner: int) ->
 def test_no_line_wraps_between_columns(game: engine.Game) -> None:
     # x on a4 a5 a6 and b1: consecutive cells of the bit layout but for a's sentinel
     # bit, and no line on the board.
-    state = replay(game, "b a c a c a a d a d a".split())
+    state = replay(game, "b a c a c a a d a d a")
     assert not state.is_terminal()
     state.check()
 
 
 def test_a_full_column_is_illegal(game: engine.Game) -> None:
-    state = replay(game, "a a a a a a".split())
+    state = replay(game, "a a a a a a")
     assert 0 not in state.legal_moves()
     with pytest.raises(IllegalMoveError):
         state.play("a")
@@ -139,9 +139,9 @@ def test_keys_along_random_games(game: engine.Game) -> None:
 
 
 def test_transposed_move_orders_give_equal_keys(game: engine.Game) -> None:
-    a = replay(game, "a b c d e".split())
-    b = replay(game, "e d c b a".split())
-    c = replay(game, "c d a b e".split())
+    a = replay(game, "a b c d e")
+    b = replay(game, "e d c b a")
+    c = replay(game, "c d a b e")
     assert a.to_bytes()[24:] == b.to_bytes()[24:] == c.to_bytes()[24:]
     assert a.keys() == b.keys() == c.keys()
     assert replay(game, ["a", "b"]).keys() != replay(game, ["b", "a"]).keys()
