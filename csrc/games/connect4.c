@@ -112,12 +112,14 @@ static uint32_t c4_playout(const miai_game *g, void *state, miai_rng *rng, miai_
     c4_state *s = state;
     uint32_t plies = 0, tl = 0;
     while (s->head.to_move >= 0 && s->head.ply < g->facts.max_plies) {
+        /* Listing the cells first keeps the branches predictable (a loop that
+         * stops at a random bit does not). */
         uint64_t drops = c4_drop_cells(s->stones[0] | s->stones[1]);
-        uint32_t k = miai_rng_below(rng, (uint32_t)__builtin_popcountll(drops));
-        while (k--) drops &= drops - 1;
-        uint64_t cell = drops & -drops;
-        if (trace && tl < trace_cap) trace[tl++] = (miai_move)(__builtin_ctzll(cell) / C4_H);
-        c4_apply(d, s, s->head.to_move, cell);
+        uint32_t n = 0, bits[C4_COLS];
+        for (; drops; drops &= drops - 1) bits[n++] = (uint32_t)__builtin_ctzll(drops);
+        uint32_t bit = bits[miai_rng_below(rng, n)];
+        if (trace && tl < trace_cap) trace[tl++] = bit / C4_H;
+        c4_apply(d, s, s->head.to_move, 1ULL << bit);
         plies++;
     }
     if (trace_len) *trace_len = tl;

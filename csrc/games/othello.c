@@ -78,16 +78,20 @@ static inline uint64_t oth_moves(uint64_t me, uint64_t opp) {
     return moves;
 }
 
-/* The opposing discs that a disc of `me` on `sq` (a legal square) flips. */
+/* The opposing discs that a disc of `me` on `sq` (a legal square) flips: per
+ * direction, the run of opposing discs next to the square (at most six long), kept
+ * when the square beyond its far end holds a disc of `me`.  Shifting the whole run
+ * one step lands on that square and otherwise only on the run itself. */
 static inline uint64_t oth_flips(uint64_t me, uint64_t opp, uint32_t sq) {
     uint64_t at = 1ULL << sq, flips = 0;
     for (int d = 0; d < 8; d++) {
-        uint64_t run = 0, x = oth_shift(at, d);
-        while (x & opp) {
-            run |= x;
-            x = oth_shift(x, d);
-        }
-        if (x & me) flips |= run;
+        uint64_t x = oth_shift(at, d) & opp;
+        x |= oth_shift(x, d) & opp;
+        x |= oth_shift(x, d) & opp;
+        x |= oth_shift(x, d) & opp;
+        x |= oth_shift(x, d) & opp;
+        x |= oth_shift(x, d) & opp;
+        flips |= x & (0 - (uint64_t)((oth_shift(x, d) & me) != 0));
     }
     return flips;
 }
@@ -173,9 +177,12 @@ static uint32_t oth_playout(const miai_game *g, void *state, miai_rng *rng,
     while (ply < max) {
         miai_move mv = OTH_PASS;
         if (moves) {
-            uint32_t k = miai_rng_below(rng, (uint32_t)__builtin_popcountll(moves));
-            while (k--) moves &= moves - 1;
-            mv = (miai_move)__builtin_ctzll(moves);
+            /* Listing the squares first keeps the branches predictable (a loop
+             * that stops at a random bit does not). */
+            miai_move list[OTH_SQUARES];
+            uint32_t n = 0;
+            for (; moves; moves &= moves - 1) list[n++] = (miai_move)__builtin_ctzll(moves);
+            mv = list[miai_rng_below(rng, n)];
             uint64_t flips = oth_flips(me, opp, mv);
             me |= flips | (1ULL << mv);
             opp &= ~flips;

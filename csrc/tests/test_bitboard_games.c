@@ -1,16 +1,17 @@
-/* test_connect4_othello.c -- the bitboard games' own fast paths under the sanitizers.
+/* test_bitboard_games.c -- the bitboard games' own fast paths under the sanitizers.
  *
- * Connect Four and Othello have a hand-written playout that bypasses ops->play; it must
- * leave exactly the state (keys, ply, mover included) that replaying its trace through
- * the validated public API gives, from the start and from mid-game positions.  Also:
- * published perft counts at small depth, and move text edge cases. */
+ * Connect Four, Othello and Tic-tac-toe each have a hand-written playout that bypasses
+ * ops->play; it must leave exactly the state (keys, ply, mover included) that
+ * replaying its trace through the validated public API gives, from the start and from
+ * mid-game positions.  Also: published perft counts at small depth (Connect Four,
+ * Othello), and move text edge cases. */
 #include <string.h>
 
 #include "../core/game.h"
 #include "../core/registry.h"
 #include "ctest.h"
 
-static const char *const GAMES[] = {"connect4", "othello"};
+static const char *const GAMES[] = {"connect4", "othello", "tictactoe"};
 
 static void fast_playout_equals_replayed_trace(void) {
     for (size_t gi = 0; gi < sizeof GAMES / sizeof GAMES[0]; gi++) {
@@ -67,7 +68,7 @@ static void perft_matches_published_counts(void) {
     static const uint64_t oth[] = {1, 4, 12, 56, 244, 1396, 8200};
     const uint64_t *want[] = {c4, oth};
     const uint32_t depths[] = {6, 7};
-    for (size_t gi = 0; gi < 2; gi++) {
+    for (size_t gi = 0; gi < 2; gi++) { /* connect4, othello */
         miai_game *g = NULL;
         CHECK(miai_game_create(GAMES[gi], NULL, 0, &g) == MIAI_OK);
         if (!g) continue;
