@@ -77,21 +77,52 @@ static void ttt_play(const miai_game *g, void *state, const miai_move *moves) {
     ttt_apply(g->data, s, r, moves[r]);
 }
 
-/* Uniformly random play to the end: a random empty cell straight from the bitboard. */
+/* Uniformly random play to the end on local copies of the bitboards and keys (a
+ * random empty cell straight from the bitboard); the state is left exactly as
+ * ops->play would have left it. */
 static uint32_t ttt_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                             uint32_t trace_cap, uint32_t *trace_len) {
     const ttt_data *d = g->data;
     ttt_state *s = state;
-    uint32_t plies = 0, tl = 0;
-    while (s->head.to_move >= 0 && s->head.ply < g->facts.max_plies) {
-        uint32_t empty = ~(uint32_t)(s->stones[0] | s->stones[1]) & 0777u, n = 0;
+    uint32_t plies = 0, tl = 0, ply = s->head.ply;
+    int r = s->head.to_move;
+    if (r < 0) {
+        if (trace_len) *trace_len = 0;
+        return 0;
+    }
+    uint32_t st[2] = {s->stones[0], s->stones[1]};
+    uint64_t k1 = s->head.key, k2 = s->head.key2;
+    bool over = false;
+    while (ply < g->facts.max_plies) {
+        /* Listing the cells first keeps the branches predictable (a loop that stops
+         * at a random bit does not). */
+        uint32_t empty = ~(st[0] | st[1]) & 0777u, n = 0;
         miai_move cells[9];
         for (; empty; empty &= empty - 1) cells[n++] = (miai_move)__builtin_ctz(empty);
         miai_move m = cells[miai_rng_below(rng, n)];
         if (trace && tl < trace_cap) trace[tl++] = m;
-        ttt_apply(d, s, s->head.to_move, m);
+        st[r] |= 1u << m;
+        k1 ^= d->stone[r][m].k1 ^ d->side.k1;
+        k2 ^= d->stone[r][m].k2 ^ d->side.k2;
+        ply++;
         plies++;
+        if (d->line[st[r]]) {
+            s->winner = (uint8_t)r;
+            over = true;
+            break;
+        }
+        if ((st[0] | st[1]) == 0777u) {
+            over = true;
+            break;
+        }
+        r = 1 - r;
     }
+    s->stones[0] = (uint16_t)st[0];
+    s->stones[1] = (uint16_t)st[1];
+    s->head.ply = ply;
+    s->head.to_move = over ? MIAI_NOBODY : r;
+    s->head.key = k1;
+    s->head.key2 = k2;
     if (trace_len) *trace_len = tl;
     return plies;
 }
