@@ -66,6 +66,7 @@ static inline uint64_t c4_drop_cells(uint64_t mask) { return (mask + C4_BOTTOM) 
 static void c4_init(const miai_game *g, void *state) {
     (void)g;
     c4_state *s = state;
+    memset(s, 0, sizeof *s);
     s->head.to_move = 0;
     s->winner = 2;
 }

@@ -99,12 +99,11 @@ static inline uint64_t oth_flips(uint64_t me, uint64_t opp, uint32_t sq) {
 static void oth_init(const miai_game *g, void *state) {
     const oth_data *d = g->data;
     oth_state *s = state;
+    memset(s, 0, sizeof *s);
     /* d5 = 35 and e4 = 28 black; d4 = 27 and e5 = 36 white. */
     s->discs[0] = (1ULL << 35) | (1ULL << 28);
     s->discs[1] = (1ULL << 27) | (1ULL << 36);
-    s->side = 0;
     s->head.to_move = 0;
-    s->head.key = s->head.key2 = 0;
     for (int r = 0; r < 2; r++)
         for (uint64_t b = s->discs[r]; b; b &= b - 1)
             miai_zxor(&s->head, d->disc[r][__builtin_ctzll(b)]);

@@ -56,6 +56,7 @@ def compare_with_openspiel(
         ours = game.initial_state()
         theirs = spiel_game.new_initial_state()  # type: ignore[attr-defined]
         while True:
+            ours.check()
             assert ours.is_terminal() == theirs.is_terminal(), (ours.render(), str(theirs))
             assert board_of(ours.render()) == spiel_board_of(str(theirs)), (
                 ours.render(),
