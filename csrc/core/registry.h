@@ -12,5 +12,7 @@ extern const miai_game_entry miai_tictactoe_entry;
 extern const miai_game_entry miai_breakthrough_entry;
 extern const miai_game_entry miai_knightthrough_entry;
 extern const miai_game_entry miai_leftright_entry;
+extern const miai_game_entry miai_connect4_entry;
+extern const miai_game_entry miai_othello_entry;
 
 #endif
