@@ -22,6 +22,7 @@ import pytest
 import engine
 from engine import games
 from engine.errors import IllegalMoveError, InvalidArgumentError
+from engine.perft import perft
 
 FULL = os.environ.get("MIAI_FULL") == "1"
 SCALE = 10 if FULL else 1
@@ -58,6 +59,22 @@ def test_matches_openspiel_along_random_games(size: int) -> None:
         assert state.rewards() == as_rewards(theirs.returns())
         winners.add(state.rewards())
     assert winners == {(1.0, 0.0), (0.0, 1.0)}  # no draws, and both sides win some
+
+
+def openspiel_perft(state: pyspiel.State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    return sum(openspiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
+def test_perft_matches_openspiel_where_games_end() -> None:
+    """3x3: x can win from ply 5 on, so depths 5-7 count ended games out."""
+    start = games.create("hex", size=3).initial_state()
+    theirs = openspiel_game(3).new_initial_state()
+    for depth in range(1, 8 if FULL else 7):
+        assert perft(start, depth) == openspiel_perft(theirs, depth)
 
 
 def replay(size: int, moves: list[str]) -> games.State:
