@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
+import zlib
 
 import pytest
 
@@ -80,7 +81,7 @@ def endgames(n: int, seed: int) -> list:
 def test_proofs_agree_with_minimax(name, params):
     algo = algorithm_from_spec(name, params)
     proven_roots = 0
-    for state in endgames(6, seed=hash(name) & 0xFF):
+    for state in endgames(6, seed=zlib.crc32(name.encode()) & 0xFF):
         truth = minimax(state)
         moves = child_values(state)
         search = Search(state, algo, seed=3, iterations=30000)
@@ -90,8 +91,9 @@ def test_proofs_agree_with_minimax(name, params):
             assert truth == 1.0 and moves[result.best_move] == 1.0
         elif root == "loss":
             assert truth == 0.0
-        else:
-            assert truth == 0.5 or result.iterations == 30000
+        else:  # unproven: a draw, the budget ran out, or UCT*/MCTS* pruning stopped it
+            pruned_out = result.extra.get(name, {}).get("stopped_early", False)
+            assert truth == 0.5 or result.iterations == 30000 or pruned_out
         proven_roots += root != "open"
         if root != "open":
             assert result.iterations < 30000  # a proven root ends the search

@@ -49,18 +49,22 @@ def test_root_pruning_equals_the_reference_rule(p, form):
 
 
 @pytest.mark.parametrize("form", ["eq5", "eq7"])
-def test_c_pruning_at_every_level_follows_the_rule(form):
-    """The step variant prunes in C during the descent; every pruning it did is
-    recorded with the root visit count s - 1 (mod s), never an unvisited edge."""
-    search = Search(ttt().initial_state(), UCTStar(c=0.7, p=0.1, s=25, variant="step",
+@pytest.mark.parametrize("variant", ["step", "root"])
+def test_c_pruning_follows_the_rule(form, variant):
+    """The step variant prunes in C at every level of the descent, the root variant
+    at the root only; every pruning happened when the root visit count was s - 1
+    (mod s) and hit a visited edge."""
+    search = Search(ttt().initial_state(), UCTStar(c=0.7, p=0.1, s=25, variant=variant,
                                                     form=form), seed=4)
     search.run(iterations=1500)
     count = 0
+    root = search.info()["root"]
     for k in range(search.info()["nodes"]):
         for rec in edge_records(search, k):
             if rec.flags & 1:
                 count += 1
                 assert rec.n > 0 and int(rec.alg_a) % 25 == 24
+                assert variant == "step" or k == root
     assert count > 0
 
 
@@ -75,10 +79,11 @@ def test_p_equal_c_and_step_beyond_the_budget_is_uct():
         assert b.extra["uctstar"]["pruned"] == [] and not b.extra["uctstar"]["stopped_early"]
 
 
-@pytest.mark.parametrize("variant", ["root", "step", "rate"])
-def test_early_termination_reports_the_saving(variant):
-    state = ttt().initial_state().play_all(["a1", "b2", "c3"])  # o to move: b1/a2.. matter
-    algo = UCTStar(c=0.7, p=0.05, s=20, variant=variant)
+@pytest.mark.parametrize("variant,driver", [("root", "c"), ("root", "python"), ("step", "c"),
+                                            ("rate", "c")])
+def test_early_termination_reports_the_saving(variant, driver):
+    state = ttt().initial_state().play_all(["a1", "b2", "c3"])
+    algo = UCTStar(c=0.7, p=0.05, s=20, variant=variant, driver=driver)
     search = Search(state, algo, seed=1, iterations=20000)
     result = search.run()
     report = result.extra["uctstar"]
@@ -109,9 +114,11 @@ def test_presets_and_specs():
     rate = algorithm_from_spec("uctstar", {"variant": "rate", "p": "0.25", "s": "50"})
     assert (rate.p, rate.s) == (0.25, 1)
     root = algorithm_from_spec("uctstar", {"p": "0.5", "s": "100", "variant": "root"})
-    assert root.root_only and root.batch_iterations == 100
+    assert root.root_only and root.batch_iterations is None and root.levels == 2.0
+    python = algorithm_from_spec("uctstar", {"s": "100", "driver": "python"})
+    assert python.batch_iterations == 100 and python.levels == 0.0
     star = algorithm_from_spec("mctsstar", {"p": "0.3", "s": "10", "form": "eq7"})
     assert star.form == "eq7" and star.batch_iterations is None
-    for bad in ({"variant": "x"}, {"s": "0"}, {"p": "-1"}, {"form": "eq9"}):
+    for bad in ({"variant": "x"}, {"s": "0"}, {"p": "-1"}, {"form": "eq9"}, {"driver": "go"}):
         with pytest.raises(InvalidArgumentError):
             algorithm_from_spec("uctstar", bad)

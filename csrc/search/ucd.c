@@ -17,7 +17,7 @@
  * transpositions).  So in a tree every depth gives bit for bit UCT's values and,
  * with the shared tie rule, UCT's choices (rewards that are multiples of 1/2^k).
  *
- * Per node y (indexed like the DAG's nodes, grown in on_expand):
+ * Per node y (indexed like the DAG's nodes, grown in on_expand; ucd_sums):
  *   A(y) = sum over y's edges f of q_inf(f) = mu_inf(f) n(f)  (role of y's mover)
  *   B(y) = sum of n(f)          C(y) = sum of n_inf(f)
  * so that mu_inf(e) = (sum'(e) + A(y)) / (n'(e) + B(y)) (eq. 14, 10) and
@@ -31,6 +31,19 @@
 
 enum { UCD_DESCENT = 0, UCD_ALL = 1, UCD_INCREMENTAL = 2 };
 
+/* The kept sums of one node (one cache line for the selection's reads). */
+typedef struct {
+    double a, b, c;  /* A, B, C of the file comment */
+    int32_t mover;   /* role of the node's edges; -1 when it has none */
+    uint32_t unused;
+} ucd_sums;
+
+/* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
+ * children (edges of a node are contiguous, so are these). */
+typedef struct {
+    double mu, n;
+} ucd_cache;
+
 typedef struct {
     double depth[3];           /* d1, d2, d3; INFINITY for infinity */
     uint32_t backup;
@@ -39,8 +52,9 @@ typedef struct {
     bool recurse;              /* depth infinity by recursion (no kept sums) */
     double inf_depth;          /* the recursion's bound for infinity: max_plies + 1 */
     uint32_t cap_nodes, cap_edges;
-    double *A, *B, *C;         /* per node */
-    double *dA, *dB, *dC;      /* per node, scratch of one update */
+    ucd_sums *S;               /* per node */
+    ucd_sums *D;               /* per node, scratch of one update: the changes */
+    ucd_cache *E;              /* per edge: mu_inf and n_inf (contiguous for selection) */
     uint32_t *in_head;         /* per node: first in-edge */
     uint32_t *in_next;         /* per edge: next in-edge of the same child */
     uint32_t *origin;          /* per edge: the node it leaves */
@@ -63,12 +77,8 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
     if (d->n_nodes > u->cap_nodes) {
         uint32_t cap = u->cap_nodes ? u->cap_nodes : 1024;
         while (cap < d->n_nodes) cap = cap > UINT32_MAX / 2 ? d->n_nodes : cap * 2;
-        bool ok = grow((void **)&u->A, cap, sizeof(double)) &&
-                  grow((void **)&u->B, cap, sizeof(double)) &&
-                  grow((void **)&u->C, cap, sizeof(double)) &&
-                  grow((void **)&u->dA, cap, sizeof(double)) &&
-                  grow((void **)&u->dB, cap, sizeof(double)) &&
-                  grow((void **)&u->dC, cap, sizeof(double)) &&
+        bool ok = grow((void **)&u->S, cap, sizeof(ucd_sums)) &&
+                  grow((void **)&u->D, cap, sizeof(ucd_sums)) &&
                   grow((void **)&u->in_head, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->stamp, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->order, cap, sizeof(uint32_t)) &&
@@ -82,7 +92,8 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
         uint32_t cap = u->cap_edges ? u->cap_edges : 4096;
         while (cap < d->n_edges) cap = cap > UINT32_MAX / 2 ? d->n_edges : cap * 2;
         if (!grow((void **)&u->in_next, cap, sizeof(uint32_t)) ||
-            !grow((void **)&u->origin, cap, sizeof(uint32_t)))
+            !grow((void **)&u->origin, cap, sizeof(uint32_t)) ||
+            !grow((void **)&u->E, cap, sizeof(ucd_cache)))
             return false;
         u->cap_edges = cap;
     }
@@ -106,17 +117,34 @@ static inline double prime_q(const miai_edge *e, uint32_t to) {
 
 /* mu_inf(e) * n(e) as a total for role `to`, from the kept sums (eq. 14). */
 static double q_inf(const ucd_data *u, const miai_dag *d, const miai_edge *e, uint32_t to) {
+    (void)d;
     double num = prime_q(e, to), den = e->n_prime;
     if (e->child != MIAI_NIL) {
-        const miai_node *y = &d->nodes[e->child];
-        if (y->n_edges) {
-            uint32_t mover = miai_role_of(&d->edges[y->first_edge]);
-            num += miai_q_for(u->A[e->child], u->B[e->child], mover, to);
-            den += u->B[e->child];
+        const ucd_sums *y = &u->S[e->child];
+        if (y->mover >= 0) {
+            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
+            den += y->b;
         }
     }
     if (den == e->n) return num;
     return den > 0 ? num / den * e->n : 0.0;
+}
+
+/* Refresh the cached mu_inf(e), n_inf(e) of edge i from its statistics and its
+ * child's kept sums (eq. 14 and eq. 12 at depth infinity). */
+static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
+    const miai_edge *e = &d->edges[i];
+    uint32_t role = miai_role_of(e);
+    double num = prime_q(e, role), den = e->n_prime, n = e->n_prime;
+    if (e->child != MIAI_NIL) {
+        const ucd_sums *y = &u->S[e->child];
+        if (y->mover >= 0) {
+            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, role);
+            den += y->b;
+        }
+        n += y->c;
+    }
+    u->E[i] = (ucd_cache){.mu = den > 0 ? num / den : 0.0, .n = n};
 }
 
 /* mu_d(e) * n(e) for role `to`: eq. (9) at depth 0, eq. (10) above; the numerator and
@@ -130,11 +158,10 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
     } else if (isinf(depth) && !u->recurse) {
         num = prime_q(e, to);
         den = e->n_prime;
-        if (e->child != MIAI_NIL && d->nodes[e->child].n_edges) {
-            const miai_node *y = &d->nodes[e->child];
-            uint32_t mover = miai_role_of(&d->edges[y->first_edge]);
-            num += miai_q_for(u->A[e->child], u->B[e->child], mover, to);
-            den += u->B[e->child];
+        if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
+            const ucd_sums *y = &u->S[e->child];
+            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
+            den += y->b;
         }
     } else {
         num = prime_q(e, to);
@@ -160,7 +187,7 @@ static double n_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
     if (depth == 0) return e->n;
     double n = e->n_prime;
     if (e->child == MIAI_NIL) return n;
-    if (isinf(depth) && !u->recurse) return n + u->C[e->child];
+    if (isinf(depth) && !u->recurse) return n + u->S[e->child].c;
     const miai_node *y = &d->nodes[e->child];
     for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++)
         n += n_depth(u, d, &d->edges[i], depth - 1);
@@ -174,25 +201,52 @@ static inline double depth_of(const ucd_data *u, int k) {
     return isinf(u->depth[k]) && u->recurse ? u->inf_depth : u->depth[k];
 }
 
-/* The three terms and the value of edge i (p = p_d2 of its siblings, eq. 13). */
-static void ucd_edge_terms(const miai_policy *p, const ucd_data *u, const miai_dag *d,
-                           uint32_t i, double p_d2, double *mu, double *nd3, double *value) {
+/* The three terms and the value of edge i; log_p = log p_d2 of its siblings (eq. 13).
+ * An edge never followed (n = 0, so no child) has every count 0: value infinity. */
+static inline void ucd_edge_terms(const miai_policy *p, const ucd_data *u, const miai_dag *d,
+                                  uint32_t i, double log_p, double *mu, double *nd3,
+                                  double *value) {
     const miai_edge *e = &d->edges[i];
+    if (e->n == 0) {
+        *mu = *nd3 = 0.0;
+        *value = INFINITY;
+        return;
+    }
     double num, den;
-    q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
-    *mu = den > 0 ? num / den : 0.0;
-    *nd3 = n_depth(u, d, e, depth_of(u, 2));
+    if (u->depth[0] == 0) {
+        *mu = e->sum / e->n;
+    } else if (isinf(u->depth[0]) && !u->recurse) {
+        *mu = u->E[i].mu;
+    } else {
+        q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
+        *mu = den > 0 ? num / den : 0.0;
+    }
+    if (u->depth[2] == 0) *nd3 = e->n;
+    else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
+    else *nd3 = n_depth(u, d, e, depth_of(u, 2));
     /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
      * (ucd.txt sec. 3.4), in the order of operations of uct.c. */
-    *value = *nd3 <= 0 ? INFINITY : *mu + p->cfg.c * sqrt((p_d2 > 0 ? log(p_d2) : 0.0) / *nd3);
+    *value = *nd3 <= 0 ? INFINITY : *mu + p->cfg.c * sqrt(log_p / *nd3);
 }
 
+/* p_d2 over edges[first .. first + count) (eq. 13). */
 static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, uint32_t count) {
+    if (u->depth[1] == 0) {
+        uint64_t n = 0;
+        for (uint32_t i = first; i < first + count; i++) n += d->edges[i].n;
+        return (double)n;
+    }
     double p = 0.0;
+    if (isinf(u->depth[1]) && !u->recurse) {
+        for (uint32_t i = first; i < first + count; i++) p += u->E[i].n;
+        return p;
+    }
     for (uint32_t i = first; i < first + count; i++)
         p += n_depth(u, d, &d->edges[i], depth_of(u, 1));
     return p;
 }
+
+static inline double log_or_zero(double p) { return p > 0 ? log(p) : 0.0; }
 
 /* ---- keeping A, B, C and the in-edge lists -------------------------------------- */
 
@@ -207,22 +261,20 @@ static bool register_edge(ucd_data *u, miai_dag *d, uint32_t i) {
     return true;
 }
 
-/* Recompute A, B, C of node x from its edges (children's sums already current). */
+/* Recompute A, B, C of node x from its edges (children's sums already current) and
+ * refresh the caches of its edges. */
 static void node_sums(ucd_data *u, const miai_dag *d, uint32_t x) {
     const miai_node *y = &d->nodes[x];
     double a = 0.0, b = 0.0, c = 0.0;
-    if (y->n_edges) {
-        uint32_t mover = miai_role_of(&d->edges[y->first_edge]);
-        for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
-            const miai_edge *f = &d->edges[i];
-            a += q_inf(u, d, f, mover);
-            b += f->n;
-            c += f->n_prime + (f->child != MIAI_NIL ? u->C[f->child] : 0.0);
-        }
+    int32_t mover = y->n_edges ? (int32_t)miai_role_of(&d->edges[y->first_edge]) : -1;
+    for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
+        const miai_edge *f = &d->edges[i];
+        a += q_inf(u, d, f, (uint32_t)mover);
+        b += f->n;
+        c += f->n_prime + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
+        cache_edge(u, d, i);
     }
-    u->A[x] = a;
-    u->B[x] = b;
-    u->C[x] = c;
+    u->S[x] = (ucd_sums){.a = a, .b = b, .c = c, .mover = mover};
 }
 
 /* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
@@ -321,17 +373,15 @@ static inline double q_from(double sum_p, double n_p, uint32_t role, uint32_t to
 static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const double *rewards,
                              bool all) {
     uint32_t n = ancestors(u, d, leaf);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t x = u->order[k];
-        u->dA[x] = u->dB[x] = u->dC[x] = 0.0;
-    }
+    for (uint32_t k = 0; k < n; k++) u->D[u->order[k]] = (ucd_sums){0};
     for (uint32_t k = n; k-- > 0;) {
         uint32_t y = u->order[k];
-        const miai_node *yn = &d->nodes[y];
-        bool sums = yn->n_edges != 0;
-        uint32_t mover = sums ? miai_role_of(&d->edges[yn->first_edge]) : 0;
-        double a0 = u->A[y], b0 = u->B[y], c0 = u->C[y];
-        double a1 = a0 + u->dA[y], b1 = b0 + u->dB[y], c1 = c0 + u->dC[y];
+        ucd_sums *ys = &u->S[y];
+        const ucd_sums *dy = &u->D[y];
+        bool sums = ys->mover >= 0;
+        uint32_t mover = sums ? (uint32_t)ys->mover : 0;
+        double a0 = ys->a, b0 = ys->b, c0 = ys->c;
+        double a1 = a0 + dy->a, b1 = b0 + dy->b, c1 = c0 + dy->c;
         for (uint32_t i = u->in_head[y]; i != MIAI_NIL; i = u->in_next[i]) {
             miai_edge *e = &d->edges[i];
             uint32_t role = miai_role_of(e), x = u->origin[i];
@@ -351,13 +401,18 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
                 e->n++;
             }
             double q1 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a1, b1, mover, sums);
-            u->dA[x] += q1 - q0;
-            u->dB[x] += hit ? 1.0 : 0.0;
-            u->dC[x] += (e->n_prime - np0) + (fresh ? c1 : c1 - c0);
+            double den1 = e->n_prime + (sums ? b1 : 0.0);
+            double num1 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
+                          (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
+            u->E[i] = (ucd_cache){.mu = den1 > 0 ? num1 / den1 : 0.0, .n = e->n_prime + c1};
+            ucd_sums *dx = &u->D[x];
+            dx->a += q1 - q0;
+            dx->b += hit ? 1.0 : 0.0;
+            dx->c += (e->n_prime - np0) + (fresh ? c1 : c1 - c0);
         }
-        u->A[y] = a1;
-        u->B[y] = b1;
-        u->C[y] = c1;
+        ys->a = a1;
+        ys->b = b1;
+        ys->c = c1;
     }
 }
 
@@ -402,12 +457,9 @@ static int ucd_init(miai_policy *p, miai_search *s) {
 static void ucd_destroy(miai_policy *p) {
     ucd_data *u = p->data;
     if (!u) return;
-    free(u->A);
-    free(u->B);
-    free(u->C);
-    free(u->dA);
-    free(u->dB);
-    free(u->dC);
+    free(u->S);
+    free(u->D);
+    free(u->E);
     free(u->in_head);
     free(u->in_next);
     free(u->origin);
@@ -434,10 +486,14 @@ static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
         ucd_break(u);
         return;
     }
-    u->A[node] = u->B[node] = u->C[node] = 0.0;
+    const miai_node *x = &d->nodes[node];
+    u->S[node] = (ucd_sums){
+        .mover = x->n_edges ? (int32_t)miai_role_of(&d->edges[x->first_edge]) : -1};
     u->in_head[node] = MIAI_NIL;
-    const miai_node *y = &d->nodes[node];
-    for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) u->origin[i] = node;
+    for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
+        u->origin[i] = node;
+        u->E[i] = (ucd_cache){0};
+    }
 }
 
 static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -451,13 +507,13 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
     uint32_t mask = miai_exclusion(edges, first, count, u->solver);
-    double parent = ucd_parent(u, d, first, count);
+    double log_p = log_or_zero(ucd_parent(u, d, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (edges[i].flags & mask) continue;
         double mu, nd3, v;
-        ucd_edge_terms(p, u, d, i, parent, &mu, &nd3, &v);
+        ucd_edge_terms(p, u, d, i, log_p, &mu, &nd3, &v);
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
@@ -529,7 +585,7 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         double mu, nd3, v;
-        ucd_edge_terms(p, u, d, x->first_edge + k, parent, &mu, &nd3, &v);
+        ucd_edge_terms(p, u, d, x->first_edge + k, log_or_zero(parent), &mu, &nd3, &v);
         out[4 * k] = mu;
         out[4 * k + 1] = parent;
         out[4 * k + 2] = nd3;

@@ -3,13 +3,13 @@
  *
  * Parameters: cfg.c; params[0] = pruning rate p; params[1] = step width s >= 1;
  * params[2] = form: 0 eq. (1)/(5) (c and p outside the root), 1 eq. (6)/(7) (inside,
- * the form of the thesis's tables; selection uses it too); params[3] = pruning at
- * every level in C: 0 no (plain UCT selection, or root pruning done by the Python
- * layer between batches), 1 yes; params[4] = selection: 0 UCB, 1 uniformly random
- * (MCTS*); params[MIAI_PARAM_SOLVER].
+ * the form of the thesis's tables; selection uses it too); params[3] = where C
+ * prunes: 0 nowhere (plain UCT selection, or root pruning done by the Python layer
+ * between batches), 1 at every level (Alg. 4-6, 8), 2 at the root only (Alg. 7);
+ * params[4] = selection: 0 UCB, 1 uniformly random (MCTS*); params[MIAI_PARAM_SOLVER].
  *
- * Pruning (Alg. 4-6, 8): when the root's visit count before an iteration is
- * s - 1 modulo s, every node the descent passes first removes each visited child
+ * Pruning: when the root's visit count before an iteration is s - 1 modulo s,
+ * every node the descent passes (the root only, Alg. 7) first removes each visited child
  * whose upper bound is below the highest lower bound among its visited children
  * (MIAI_EDGE_PRUNED; the root visit count at that moment is kept in alg_a).  When
  * one root child is left, the search's stop flag is raised (early termination).
@@ -25,6 +25,7 @@ typedef struct {
     uint32_t step;
     bool inside;    /* eq. (6)/(7) */
     bool prune;
+    bool root_only;
     bool random;
     bool solver;
 } star_data;
@@ -34,7 +35,7 @@ static int star_init(miai_policy *p, miai_search *s) {
     if (rc != MIAI_OK) return rc;
     const double *q = p->cfg.params;
     if (!(q[0] >= 0.0 && isfinite(q[0])) || !(q[1] >= 1.0 && q[1] <= 4294967295.0) ||
-        !(q[2] == 0.0 || q[2] == 1.0) || !(q[3] == 0.0 || q[3] == 1.0) ||
+        !(q[2] == 0.0 || q[2] == 1.0) || !(q[3] == 0.0 || q[3] == 1.0 || q[3] == 2.0) ||
         !(q[4] == 0.0 || q[4] == 1.0))
         return MIAI_EINVAL;
     star_data *a = calloc(1, sizeof *a);
@@ -42,7 +43,8 @@ static int star_init(miai_policy *p, miai_search *s) {
     a->p = q[0];
     a->step = (uint32_t)q[1];
     a->inside = q[2] == 1.0;
-    a->prune = q[3] == 1.0;
+    a->prune = q[3] != 0.0;
+    a->root_only = q[3] == 2.0;
     a->random = q[4] == 1.0;
     a->solver = miai_solver_on(p);
     p->data = a;
@@ -90,7 +92,8 @@ static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     (void)role;
     const star_data *a = p->data;
     const miai_dag *d = &s->dag;
-    if (a->prune && d->nodes[d->root].n % a->step == a->step - 1) {
+    if (a->prune && (!a->root_only || node == d->root) &&
+        d->nodes[d->root].n % a->step == a->step - 1) {
         prune_node(a, s, first, count);
         if (node == d->root) {
             uint32_t left = 0;

@@ -27,7 +27,7 @@
 #define MIAI_P_STAR_P 0        /* UCT*: pruning rate */
 #define MIAI_P_STAR_STEP 1     /* UCT*: step width s >= 1 */
 #define MIAI_P_STAR_FORM 2     /* 0: eq. (4)/(5), 1: eq. (6)/(7) */
-#define MIAI_P_STAR_LEVELS 3   /* 1: prune at every level in C */
+#define MIAI_P_STAR_LEVELS 3   /* C prunes: 0 nowhere, 1 every level, 2 the root */
 #define MIAI_P_STAR_RANDOM 4   /* 1: random selection (MCTS*) */
 #define MIAI_P_SOLVER 7        /* 1: MCTS-Solver on */
 

@@ -8,7 +8,12 @@ thesis's four variants as presets:
 - ``rate`` (Alg. 5): pruning rate p, every iteration, every level;
 - ``step`` (Alg. 6): pruning rate p every s iterations, every level;
 - ``root`` (Alg. 7, the final UCT*; default): pruning rate p, root only, every s
-  iterations -- done here, between batches of s iterations of the C loop.
+  iterations.  ``driver=python`` does this root pruning here, between batches of s
+  iterations of the C loop (the Python layer wrapping the loop); the default
+  ``driver=c`` lets the C policy prune at the root when the root's visit count is
+  s - 1 modulo s (Alg. 7 exactly) and reads the result between ordinary batches,
+  which keeps UCT's speed (a Python batch of s = 100 iterations costs more than the
+  iterations themselves).
 
 ``mctsstar:p=..,s=..,form=..`` (Alg. 8): random selection, pruning at every level
 every s iterations.  ``form=eq5`` uses mean -+ p sqrt(ln N / n) (eq. 5, and UCT's
@@ -30,6 +35,8 @@ from engine.search.variant_params import choice, flag, number, settle, whole
 
 FORMS = {"eq5": 0, "eq7": 1}
 VARIANTS = ("basic", "rate", "step", "root")
+DRIVERS = ("c", "python")
+LEVELS_NONE, LEVELS_ALL, LEVELS_ROOT = 0.0, 1.0, 2.0
 
 
 def prune_root_now(search: Any) -> int:
@@ -61,12 +68,17 @@ class _Star:
         settle(self, "solver", flag(self.solver, f"{self.name} solver"))
 
     @property
-    def root_only(self) -> bool:
+    def python_root(self) -> bool:
+        """Root pruning done here between batches of s iterations."""
         return False
 
     @property
+    def levels(self) -> float:
+        return LEVELS_ALL
+
+    @property
     def batch_iterations(self) -> int | None:
-        return int(self.s) if self.root_only else None
+        return int(self.s) if self.python_root else None
 
     def configure(self, cfg: Any) -> None:
         cfg.algorithm = lib.MIAI_ALG_UCTSTAR
@@ -75,7 +87,7 @@ class _Star:
         cfg.params[lib.MIAI_P_STAR_P] = float(self.p)
         cfg.params[lib.MIAI_P_STAR_STEP] = float(self.s)
         cfg.params[lib.MIAI_P_STAR_FORM] = float(FORMS[self.form])
-        cfg.params[lib.MIAI_P_STAR_LEVELS] = 0.0 if self.root_only else 1.0
+        cfg.params[lib.MIAI_P_STAR_LEVELS] = self.levels
         cfg.params[lib.MIAI_P_STAR_RANDOM] = 1.0 if self.random_selection else 0.0
         configure_solver(cfg, bool(self.solver))
 
@@ -85,7 +97,7 @@ class _Star:
         log = self.logs.of(search)
         done = search.info()["root_iterations"]
         role = mover_of(search)
-        if self.root_only:
+        if self.python_root:
             prune_root_now(search)
         game = search.state.game
         left = 0
@@ -93,7 +105,7 @@ class _Star:
             if e.role != role:
                 continue
             if e.pruned:  # C-level variants keep the root visit count of the pruning
-                when = done if self.root_only else int(e.alg_a)
+                when = done if self.python_root else int(e.alg_a)
                 log.note(when, game.move_to_text(e.move, e.role), e.index)
             left += not e.pruned
         if left == 1:
@@ -121,10 +133,12 @@ class UCTStar(_Star):
     """UCT* (Alg. 4-7); see the module docstring for the variants."""
 
     variant: str = "root"
+    driver: str = "c"
     name: ClassVar[str] = "uctstar"
 
     def __post_init__(self) -> None:
         settle(self, "variant", choice(self.variant, "uctstar variant", VARIANTS))
+        settle(self, "driver", choice(self.driver, "uctstar driver", DRIVERS))
         if self.variant == "basic":
             settle(self, "p", None)
         super().__post_init__()
@@ -134,6 +148,16 @@ class UCTStar(_Star):
     @property
     def root_only(self) -> bool:
         return self.variant == "root"
+
+    @property
+    def python_root(self) -> bool:
+        return self.root_only and self.driver == "python"
+
+    @property
+    def levels(self) -> float:
+        if not self.root_only:
+            return LEVELS_ALL
+        return LEVELS_NONE if self.driver == "python" else LEVELS_ROOT
 
 
 @dataclass(frozen=True)
