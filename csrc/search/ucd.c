@@ -7,10 +7,18 @@
  *
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
  * infinite when n_d3(e) = 0.  Finite depths are computed by the recursions (10), (12),
- * (13) at selection time.  Depth infinity is read from per-node sums kept by this
- * policy (A, B, C below), maintained exactly after every playout (eq. 15 for the
- * edges off the path); under backup 0 and 1 the same sums are kept, so every
- * backup mode serves every depth.
+ * (13) at selection time (cost b^d).  Depth infinity is read from per-node sums
+ * (A, B, C below) and a per-edge cache of mu_inf, n_inf:
+ *   - backup 2 (incremental) keeps them exact after every playout: the ancestors of
+ *     the playout's node are visited children first; an edge off the path changes
+ *     its origin's A by n(e) (mu_new(e) - mu_old(e)), eq. (15) times the origin's
+ *     denominator; path edges also change n, n', sum';
+ *   - backup 1 (update-all) keeps them the same way while it updates every ancestor
+ *     edge once;
+ *   - backup 0 (update-descent) recomputes them below a node before each use (the
+ *     paper's plain method; its cost grows with the graph below the node).
+ * If memory for the sums cannot be had, depth infinity falls back to the recursion
+ * bounded by max_plies + 1 and update-all to update-descent.
  *
  * Exactness: means are carried as payoff totals q = mu * n, and mu * n is taken as
  * the total itself whenever the denominator of eq. (10) equals n (always, without
@@ -49,7 +57,8 @@ typedef struct {
     uint32_t backup;
     bool solver;
     bool broken;               /* an allocation failed: sums are no longer kept */
-    bool recurse;              /* depth infinity by recursion (no kept sums) */
+    bool recurse;              /* no sums at all (memory): infinity by bounded recursion */
+    bool refresh;              /* sums recomputed below a node before each use */
     double inf_depth;          /* the recursion's bound for infinity: max_plies + 1 */
     uint32_t cap_nodes, cap_edges;
     ucd_sums *S;               /* per node */
@@ -155,7 +164,7 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
     if (depth == 0) {
         num = miai_q_for(e->sum, e->n, miai_role_of(e), to);
         den = e->n;
-    } else if (isinf(depth) && !u->recurse) {
+    } else if (isinf(depth) && !u->recurse) { /* the sums, kept or refreshed */
         num = prime_q(e, to);
         den = e->n_prime;
         if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
@@ -320,6 +329,41 @@ static void ucd_rebuild(ucd_data *u, miai_search *s) {
     u->seen_iterations = s->root_iterations;
 }
 
+/* Recompute the sums and edge caches of every node reachable from `node` from
+ * scratch (children first, an iterative post-order walk): the plain method of
+ * update-descent, and the tests' full recomputation.  Stamps keep it finite in a
+ * graph with repeated positions. */
+static void refresh_below(ucd_data *u, const miai_dag *d, uint32_t node) {
+    uint32_t ep = next_epoch(u), top = 0;
+    u->stack[top] = node;
+    u->iter[top++] = 0;
+    u->stamp[node] = ep;
+    while (top) {
+        uint32_t x = u->stack[top - 1];
+        const miai_node *y = &d->nodes[x];
+        if (u->iter[top - 1] < y->n_edges) {
+            uint32_t c = d->edges[y->first_edge + u->iter[top - 1]++].child;
+            if (c != MIAI_NIL && u->stamp[c] != ep) {
+                u->stamp[c] = ep;
+                u->stack[top] = c;
+                u->iter[top++] = 0;
+            }
+            continue;
+        }
+        node_sums(u, d, x);
+        top--;
+    }
+}
+
+static void ucd_sync(ucd_data *u, miai_search *s);
+
+/* Make the sums current for a use at `node`. */
+static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
+    if (u->recurse) return;
+    if (u->refresh) refresh_below(u, &s->dag, node);
+    else ucd_sync(u, s);
+}
+
 static void ucd_sync(ucd_data *u, miai_search *s) {
     const miai_node *root = &s->dag.nodes[s->dag.root];
     if (u->seen_iterations != s->root_iterations || u->seen_key != root->key ||
@@ -447,7 +491,7 @@ static int ucd_init(miai_policy *p, miai_search *s) {
     }
     u->backup = (uint32_t)b;
     u->solver = miai_solver_on(p);
-    u->recurse = u->backup == UCD_DESCENT;
+    u->refresh = u->backup == UCD_DESCENT;
     u->inf_depth = (double)s->game->facts.max_plies + 1.0;
     u->seen_iterations = UINT64_MAX;
     p->data = u;
@@ -498,11 +542,10 @@ static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
 
 static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                            uint32_t count, uint32_t role) {
-    (void)node;
     (void)role;
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
-    if (!u->recurse) ucd_sync(u, s);
+    ucd_prepare(u, s, node);
     const miai_edge *edges = d->edges;
     uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
@@ -544,7 +587,7 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
                        const double *rewards) {
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
-    if (u->recurse || path->len == 0) {
+    if (u->recurse || u->refresh || path->len == 0) {
         miai_backup_descent(s, path, rewards);
     } else {
         ucd_sync(u, s);
@@ -580,7 +623,7 @@ static uint32_t ucd_final(const miai_policy *p, const miai_search *s, uint32_t f
 void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
-    if (!u->recurse) ucd_sync(u, s);
+    ucd_prepare(u, s, node);
     const miai_node *x = &d->nodes[node];
     double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
     for (uint32_t k = 0; k < x->n_edges; k++) {
@@ -593,10 +636,11 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     }
 }
 
+/* Full recomputation instead of the kept sums (the inspection API's `recompute`). */
 bool miai_ucd_recursion(miai_policy *p, bool on) {
     ucd_data *u = p->data;
-    bool was = u->recurse;
-    u->recurse = on || u->broken || u->backup == UCD_DESCENT;
+    bool was = u->refresh;
+    u->refresh = on || u->backup == UCD_DESCENT;
     return was;
 }
 
