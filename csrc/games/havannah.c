@@ -98,12 +98,18 @@ static inline bool hav_own(const hav_state *s, uint32_t r, int32_t q) {
     return q >= 0 && hav_has(s->occ[r], (uint32_t)q);
 }
 
-static uint32_t hav_find(uint16_t *parent, uint32_t x) {
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
+/* Root of x with path halving (mutates the forest).  Path halving also ends on a
+ * cycle, and ids past the board stop the walk: a state corrupted by its owner gives
+ * wrong answers, never an out-of-bounds access or an endless loop. */
+static uint32_t hav_find(uint16_t *parent, uint32_t x, uint32_t cells) {
+    for (;;) {
+        uint32_t p = parent[x];
+        if (p == x || p >= cells) return x;
+        uint32_t gp = parent[p];
+        if (gp >= cells) return p;
+        parent[x] = (uint16_t)gp;
+        x = gp;
     }
-    return x;
 }
 
 static void hav_init(const miai_game *g, void *state) {
@@ -147,7 +153,7 @@ static bool hav_closes_loop(const hav_data *d, hav_state *s, uint32_t r, uint32_
     for (int i = 1; i <= 6; i++) {
         int k = (start + i) % 6;
         if (own[k] && !own[(k + 5) % 6]) /* first cell of an arc */
-            arc_root[n_arcs++] = hav_find(parent, (uint32_t)d->nb[c][k]);
+            arc_root[n_arcs++] = hav_find(parent, (uint32_t)d->nb[c][k], d->cells);
     }
     for (uint32_t i = 0; i < n_arcs; i++)
         for (uint32_t j = i + 1; j < n_arcs; j++)
@@ -207,7 +213,7 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
     for (int k = 0; k < 6; k++) {
         int32_t q = d->nb[c][k];
         if (q < 0 || !hav_has(s->occ[r], (uint32_t)q)) continue;
-        uint32_t qr = hav_find(parent, (uint32_t)q);
+        uint32_t qr = hav_find(parent, (uint32_t)q, d->cells);
         if (qr == root) continue;
         m |= marks[qr];
         if (root == c) {
@@ -240,8 +246,11 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
 }
 
 static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
+    const hav_data *d = g->data;
     hav_state *s = state;
-    hav_play_cell(g->data, s, moves[s->head.to_move]);
+    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
+    miai_move m = moves[s->head.to_move];
+    if (m < d->cells) hav_play_cell(d, s, m);
 }
 
 /* Uniformly random moves, like the generic playout, drawing from an array of the empty
@@ -252,8 +261,9 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
     hav_state *s = state;
     miai_move empty[HAV_MAX_CELLS];
     uint32_t n_empty = 0, plies = 0, tl = 0;
-    if (s->head.to_move != MIAI_NOBODY)
-        n_empty = hav_legal(g, s, (uint32_t)s->head.to_move, empty);
+    if (trace_len) *trace_len = 0;
+    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
+    n_empty = hav_legal(g, s, (uint32_t)s->head.to_move, empty);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies && n_empty) {
         uint32_t i = miai_rng_below(rng, n_empty);
         miai_move m = empty[i];

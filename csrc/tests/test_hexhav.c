@@ -167,12 +167,60 @@ static void check_catches_corruption(void) {
     }
 }
 
+/* States of random bytes (as a buggy or hostile owner could make them): every entry
+ * point must survive them; the sanitizers catch any out-of-bounds access. */
+static void garbage_states_are_survived(void) {
+    miai_rng rng;
+    miai_rng_seed(&rng, 11);
+    const char *names[2] = {"hex", "havannah"};
+    const int sizes[2][3] = {{2, 9, 19}, {4, 7, 10}};
+    for (int k = 0; k < 2; k++)
+        for (int z = 0; z < 3; z++) {
+            miai_game *g = make(names[k], sizes[k][z]);
+            CHECK(g != NULL);
+            if (!g) continue;
+            miai_game_facts f;
+            miai_game_get_facts(g, &f);
+            uint8_t *s = malloc(f.state_size);
+            miai_move *moves = malloc(sizeof(miai_move) * f.max_legal);
+            for (int i = 0; i < 300; i++) {
+                for (uint32_t b = 0; b < f.state_size; b++) s[b] = (uint8_t)miai_rng_next(&rng);
+                if (i % 3) miai_head_of(s)->to_move = (int32_t)(i % 3) - 1;      /* -1.. 1 */
+                if (i % 5 == 0) miai_head_of(s)->to_move = MIAI_NOBODY;
+                if (i % 2) miai_head_of(s)->ply = (uint32_t)miai_rng_below(&rng, f.max_plies);
+                uint32_t n = 0;
+                miai_state_legal(g, s, 0, moves, f.max_legal, &n);
+                CHECK(n <= f.max_legal);
+                miai_state_legal(g, s, 1, moves, f.max_legal, &n);
+                CHECK(n <= f.max_legal);
+                (void)miai_state_check(g, s);
+                char buf[2048];
+                CHECK(miai_state_render(g, s, buf, sizeof buf) == MIAI_OK);
+                double rw[2];
+                (void)miai_state_rewards(g, s, rw, 2);
+                uint64_t k1, k2, leaves, plies;
+                CHECK(miai_state_key_full(g, s, &k1, &k2) == MIAI_OK);
+                uint8_t *copy = malloc(f.state_size);
+                memcpy(copy, s, f.state_size);
+                (void)miai_playouts(g, copy, 2, (uint64_t)i, rw, 2, &plies);
+                (void)miai_perft(g, copy, 1, &leaves);
+                for (int step = 0; step < 8; step++)
+                    (void)miai_state_play(g, copy, (miai_move)miai_rng_below(&rng, f.num_moves));
+                free(copy);
+            }
+            free(moves);
+            free(s);
+            miai_game_free(g);
+        }
+}
+
 int main(void) {
     const ctest_case cases[] = {
         {"every_size_plays_consistent_games", every_size_plays_consistent_games},
         {"playout_trace_replays_to_the_same_state", playout_trace_replays_to_the_same_state},
         {"move_text_round_trips_and_refuses_junk", move_text_round_trips_and_refuses_junk},
         {"check_catches_corruption", check_catches_corruption},
+        {"garbage_states_are_survived", garbage_states_are_survived},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }
