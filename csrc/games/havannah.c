@@ -442,7 +442,7 @@ static int hav_check(const miai_game *g, const void *state) {
         uint32_t x = i, steps = 0;
         while (parent[x] != x && steps++ <= d->cells) {
             x = parent[x];
-            if (!hav_has(s->occ[owner], x)) return MIAI_ECORRUPT;
+            if (x >= d->cells || !hav_has(s->occ[owner], x)) return MIAI_ECORRUPT;
         }
         if (parent[x] != x) return MIAI_ECORRUPT;
         root[i] = (uint16_t)x;

@@ -290,7 +290,7 @@ static int hex_check(const miai_game *g, const void *state) {
         uint32_t x = i, steps = 0;
         while (parent[x] != x && steps++ <= d->cells) {
             x = parent[x];
-            if (!hex_has(s->occ[owner], x)) return MIAI_ECORRUPT;
+            if (x >= d->cells || !hex_has(s->occ[owner], x)) return MIAI_ECORRUPT;
         }
         if (parent[x] != x) return MIAI_ECORRUPT;
         root[i] = (uint16_t)x;
