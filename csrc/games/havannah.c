@@ -98,6 +98,13 @@ static inline bool hav_own(const hav_state *s, uint32_t r, int32_t q) {
     return q >= 0 && hav_has(s->occ[r], (uint32_t)q);
 }
 
+/* Has v at least k set bits?  (Clears the lowest set bit k-1 times; no popcount call,
+ * which without -mpopcnt is a library call on the hot path.) */
+static inline bool hav_bits_at_least(uint32_t v, int k) {
+    for (int i = 1; i < k; i++) v &= v - 1;
+    return v != 0;
+}
+
 /* Root of x with path halving (mutates the forest).  Path halving also ends on a
  * cycle, and ids past the board stop the walk: a state corrupted by its owner gives
  * wrong answers, never an out-of-bounds access or an endless loop. */
@@ -208,11 +215,12 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
     miai_zxor(&s->head, hav_zstone(d, r, c));
     miai_zxor(&s->head, hav_zside(d));
     s->head.ply++;
-    uint32_t root = c;
+    uint32_t root = c, n_own = 0;
     uint16_t m = d->mark_of[c];
     for (int k = 0; k < 6; k++) {
         int32_t q = d->nb[c][k];
         if (q < 0 || !hav_has(s->occ[r], (uint32_t)q)) continue;
+        n_own++;
         uint32_t qr = hav_find(parent, (uint32_t)q, d->cells);
         if (qr == root) continue;
         m |= marks[qr];
@@ -225,10 +233,12 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
     }
     marks[root] = m;
     uint8_t kind = 0;
-    if (__builtin_popcount(m & HAV_CORNERS) >= 2) kind |= HAV_BRIDGE;
-    if (__builtin_popcount(m >> HAV_SIDE_SHIFT) >= 3) kind |= HAV_FORK;
+    if (hav_bits_at_least(m & HAV_CORNERS, 2)) kind |= HAV_BRIDGE;
+    if (hav_bits_at_least((uint32_t)m >> HAV_SIDE_SHIFT, 3)) kind |= HAV_FORK;
     if (loop && hav_encloses(d, s, r, c)) kind |= HAV_RING;
-    if (!(kind & HAV_RING)) {
+    /* Case (b) needs three own neighbours of c: c itself has six, and a surrounded
+     * neighbour n needs n and the two cells next to both c and n. */
+    if (!(kind & HAV_RING) && n_own >= 3) {
         bool blob = hav_surrounded(d, s, r, c);
         for (int k = 0; k < 6 && !blob; k++)
             if (hav_own(s, r, d->nb[c][k])) blob = hav_surrounded(d, s, r, (uint32_t)d->nb[c][k]);
