@@ -8,7 +8,8 @@
  *     OpenSpiel's action id.
  *   - Each row is drawn half a cell to the right of the row above it (see render), so
  *     the neighbours of (r, c) are (r-1, c), (r-1, c+1), (r, c+1), (r+1, c), (r+1, c-1)
- *     and (r, c-1).  Corner (0, n-1) is the acute corner at the top right.
+ *     and (r, c-1).  The top-left and bottom-right corners are acute (two neighbours),
+ *     the top-right and bottom-left ones obtuse (three).
  *   - Move text: column letter then row number, both from 1 at the top-left corner:
  *     "a1" = id 0 (top left), "b3" = row 3 from the top, column b = id 2 * n + 1.
  *     Letters a..s, numbers 1..19; upper-case letters are accepted.
