@@ -471,7 +471,9 @@ def test_game_ends_after_two_passes_and_at_the_ply_cap() -> None:
     while not state.is_terminal():  # a pass-free random walk runs into the cap
         legal = state.legal_moves()
         state.play(rng.choice(legal[:-1]) if len(legal) > 1 else legal[-1])
-    assert state.ply <= game.max_plies == 75
+    assert state.ply == game.max_plies == 75
+    margin = go.score(state).margin  # scored as it stands
+    assert state.rewards() == ((1.0, 0.0) if margin > 0 else (0.0, 1.0))
 
 
 def test_keys_distinguish_side_ko_and_pending_pass() -> None:
