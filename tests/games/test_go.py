@@ -126,8 +126,8 @@ def oracle_game(gtp: Gtp, size: int, komi: float, seed: int) -> tuple[int, int]:
 @needs_gnugo
 @pytest.mark.parametrize(
     ("size", "komi", "n_games"),
-    [(5, 0.5, 60 if FULL else 4), (9, 7.5, 60 if FULL else 3), (13, 6.5, 10 if FULL else 0),
-     (19, 7.5, 6 if FULL else 1), (7, 0, 30 if FULL else 2)],
+    [(5, 0.5, 200 if FULL else 4), (9, 7.5, 100 if FULL else 3),
+     (13, 6.5, 20 if FULL else 0), (19, 7.5, 10 if FULL else 1), (7, 0, 50 if FULL else 2)],
 )
 def test_random_games_agree_with_gnugo(gnugo: Gtp, size: int, komi: float,
                                        n_games: int) -> None:
@@ -432,6 +432,27 @@ def test_playouts_never_fill_an_own_eye_nor_play_suicide() -> None:
             else:
                 assert move in candidates
             model.play(move)
+
+
+def test_playout_first_moves_are_uniform() -> None:
+    """From the empty 5x5 board every point is acceptable: the first move of a playout
+    is uniform over the 25 points (chi-square, 24 degrees of freedom)."""
+    state = games.create("go", size=5).initial_state()
+    n = 2500
+    counts = [0] * 25
+    for seed in range(n):
+        counts[go.playout_trace(state, seed)[0]] += 1
+    expected = n / 25
+    chi2 = sum((c - expected) ** 2 / expected for c in counts)
+    assert chi2 < 51.2  # the 0.999 quantile
+    # later in the game too: from a middle position, refused points are never drawn
+    # and the acceptable ones are all drawn
+    mid = position(5, ["B2", "B3", "B4", "C2", "D2"], ["C4", "D4", "D3"], to_move=0)
+    firsts = {go.playout_trace(mid, seed)[0] for seed in range(600)}
+    colors = go.colors(mid)
+    acceptable = {m for m in range(25)
+                  if colors[m] == go.EMPTY and not is_own_eye(5, colors, m, BLACK)}
+    assert firsts == acceptable
 
 
 def test_move_text_is_gtp_vertex() -> None:
