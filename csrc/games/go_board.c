@@ -116,7 +116,7 @@ static uint32_t go_remove_group(go_view *v, uint32_t g) {
     return n;
 }
 
-void go_place(go_view *v, uint32_t p, uint32_t c) {
+static inline void go_place_inline(go_view *v, uint32_t p, uint32_t c) {
     const go_data *d = v->d;
     go_fixed *f = v->f;
     uint8_t *col = v->color;
@@ -165,7 +165,9 @@ void go_place(go_view *v, uint32_t p, uint32_t c) {
     f->ko = (uint16_t)(taken == 1 && v->gsize[g] == 1 && glibs[g] == 1 ? last : 0);
 }
 
-void go_rekey(go_view *v) {
+void go_place(go_view *v, uint32_t p, uint32_t c) { go_place_inline(v, p, c); }
+
+static inline void go_rekey_inline(go_view *v) {
     const go_data *d = v->d;
     go_fixed *f = v->f;
     uint64_t k1 = f->board_key, k2 = f->board_key2;
@@ -177,11 +179,14 @@ void go_rekey(go_view *v) {
     f->head.key2 = k2;
 }
 
-void go_apply(go_view *v, uint32_t p) {
+void go_rekey(go_view *v) { go_rekey_inline(v); }
+
+/* go_apply's body, inlined into the playout loop. */
+static inline void go_apply_inline(go_view *v, uint32_t p) {
     go_fixed *f = v->f;
     int32_t mover = f->head.to_move;
     if (p) {
-        go_place(v, p, (uint32_t)mover + 1);
+        go_place_inline(v, p, (uint32_t)mover + 1);
         f->passes = 0;
         go_remember(v);
     } else {
@@ -192,8 +197,10 @@ void go_apply(go_view *v, uint32_t p) {
     f->next_role = (uint8_t)(1 - mover);
     if (f->passes >= 2 || f->head.ply >= v->d->max_plies) f->head.to_move = MIAI_NOBODY;
     else f->head.to_move = 1 - mover;
-    go_rekey(v);
+    go_rekey_inline(v);
 }
+
+void go_apply(go_view *v, uint32_t p) { go_apply_inline(v, p); }
 
 void go_reset_history(go_view *v) {
     memset(v->f->bloom, 0, sizeof v->f->bloom);
@@ -249,7 +256,7 @@ uint32_t go_play_out(go_view *v, miai_rng *rng, miai_move *trace, uint32_t trace
             epos[r] = (uint16_t)i;
         }
         if (trace && tl < trace_cap) trace[tl++] = p ? lv.d->move_of_point[p] : lv.d->n_moves;
-        go_apply(v, p);
+        go_apply_inline(v, p);
         plies++;
     }
     if (trace_len) *trace_len = tl;

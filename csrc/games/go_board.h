@@ -176,7 +176,11 @@ static inline bool go_is_own_eye(const go_view *v, uint32_t p, uint32_t c) {
 
 /* The playout's rule: not the simple-ko point, not an own eye, not suicide. */
 static inline bool go_playout_ok(const go_view *v, uint32_t p, uint32_t c) {
-    return p != v->f->ko && !go_is_own_eye(v, p, c) && !go_is_suicide(v, p, c);
+    if (p == v->f->ko) return false;
+    const uint8_t *col = v->color;
+    /* Fast path: an empty neighbour means neither an eye nor suicide. */
+    if (!col[p - v->W] || !col[p - 1] || !col[p + 1] || !col[p + v->W]) return true;
+    return !go_is_own_eye(v, p, c) && !go_is_suicide(v, p, c);
 }
 
 /* Full rules (no suicide, positional superko) for colour c at empty point p. */
