@@ -131,11 +131,13 @@ def oracle_game(gtp: Gtp, size: int, komi: float, seed: int) -> tuple[int, int]:
 )
 def test_random_games_agree_with_gnugo(gnugo: Gtp, size: int, komi: float,
                                        n_games: int) -> None:
+    if n_games == 0:
+        pytest.skip(f"MIAI_FULL=1 for {size}x{size}")
     plies = 0
     for seed in range(n_games):
         n, _ = oracle_game(gnugo, size, komi, 1000 * size + seed)
         plies += n
-    assert n_games == 0 or plies > n_games * size  # the games were real games
+    assert plies > n_games * size  # the games were real games
 
 
 @pytest.mark.parametrize("size", [5, 7])
