@@ -21,7 +21,7 @@ import pytest
 
 import engine
 from engine import games, go
-from engine.errors import IllegalMoveError, InvalidArgumentError, StateError
+from engine.errors import GameOverError, IllegalMoveError, InvalidArgumentError, StateError
 from tests.reference import go_rules as ref
 from tests.reference.go_rules import BLACK, WHITE, RefGo, after_move, is_own_eye, vertex
 
@@ -510,6 +510,34 @@ def test_keys_distinguish_side_ko_and_pending_pass() -> None:
     e = position(9, *KO, to_move=1)
     assert e.key != d.key  # a pending pass is part of the key
     assert e.keys() == e.keys_from_scratch() and d.keys() == d.keys_from_scratch()
+
+
+def test_play_as_lets_either_side_move_as_gtp_does() -> None:
+    state = games.create("go", size=5).initial_state()
+    go.play_as(state, 1, "C3")  # white first
+    go.play_as(state, 1, "D3")  # and again
+    assert state.to_move == 0 and go.stones(state, WHITE) == [12, 13]
+    state.check()
+    go.play_as(state, 0, "pass")
+    go.play_as(state, 0, "pass")  # two passes in a row end the game
+    assert state.is_terminal()
+    with pytest.raises(GameOverError):
+        go.play_as(state, 1, "A1")
+    # superko and suicide hold out of turn too
+    state = position(9, TRIPLE_KO_BLACK, TRIPLE_KO_WHITE, to_move=0)
+    state.play_all(TRIPLE_KO_MOVES)
+    with pytest.raises(IllegalMoveError):
+        go.play_as(state, 1, "B2")
+    suicide = position(5, ["A2", "B1"], [], to_move=0)
+    before = suicide.to_bytes()
+    with pytest.raises(IllegalMoveError):
+        go.play_as(suicide, 1, "A1")
+    for bad in (2, -1, True):
+        with pytest.raises(InvalidArgumentError):
+            go.play_as(suicide, bad, "A1")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError):
+        go.play_as(suicide, 0, 26)
+    assert suicide.to_bytes() == before
 
 
 def test_board_text_and_render() -> None:
