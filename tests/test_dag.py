@@ -1,0 +1,196 @@
+"""The search graph: UCD's identities in tree and DAG mode, one node per position,
+the node budget, and re-rooting with reclaim.
+
+Independent truth: the identities are those of the UCD paper (sec. 2, before eq. 1),
+checked in Python over the graph the C core reports; the set of reachable positions
+is enumerated here by playing every move sequence through the games API.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+
+import pytest
+
+from engine import games
+from engine.search import UCT, Search
+
+FULL = os.environ.get("MIAI_FULL") == "1"
+
+
+def start(moves: str = "") -> games.State:
+    state = games.create("tictactoe").initial_state()
+    for m in moves.split():
+        state.play(m)
+    return state
+
+
+def reachable_keys(state: games.State) -> set[tuple[int, int]]:
+    seen: set[tuple[int, int]] = set()
+    stack = [state]
+    while stack:
+        s = stack.pop()
+        k = s.keys()
+        if k in seen:
+            continue
+        seen.add(k)
+        for m in s.legal_moves():
+            stack.append(s.copy().play(m))
+    return seen
+
+
+def graph(search: Search) -> tuple[dict[int, dict[str, int]], dict[int, list]]:
+    """Every node reachable from the root, with its edges."""
+    nodes: dict[int, dict[str, int]] = {}
+    edges: dict[int, list] = {}
+    stack = [search.info()["root"]]
+    while stack:
+        n = stack.pop()
+        if n in nodes:
+            continue
+        nodes[n] = search.node(n)
+        edges[n] = search.node_edges(n)
+        stack.extend(e.child for e in edges[n] if e.child is not None)
+    return nodes, edges
+
+
+@pytest.mark.parametrize("iterations", [1, 2, 3, 10, 137, 2500])
+def test_tree_mode_edge_visits_are_n_prime_plus_child_edge_visits(iterations: int) -> None:
+    search = Search(start(), UCT(), seed=iterations, mode="tree")
+    search.run(iterations=iterations)
+    nodes, edges = graph(search)
+    assert len(nodes) == search.info()["nodes"]
+    parents = defaultdict(int)
+    for out in edges.values():
+        for e in out:
+            if e.child is not None:
+                parents[e.child] += 1
+                below = sum(f.visits for f in edges[e.child])
+                assert e.visits == e.visits_prime + below  # UCD, identity before eq. 1
+                assert nodes[e.child]["visits"] == e.visits
+            else:
+                assert e.visits == 0
+    assert all(count == 1 for count in parents.values())  # a tree
+    root = search.info()["root"]
+    assert sum(e.visits for e in edges[root]) == iterations
+    assert nodes[root]["visits"] == iterations
+
+
+@pytest.mark.parametrize("iterations", [1, 5, 300, 5000])
+def test_dag_mode_one_node_per_position_and_in_edges_add_up(iterations: int) -> None:
+    search = Search(start(), UCT(), seed=iterations, mode="dag")
+    search.run(iterations=iterations)
+    nodes, edges = graph(search)
+    assert len(nodes) == search.info()["nodes"]
+    keys = [(x["key"], x["key2"]) for x in nodes.values()]
+    assert len(set(keys)) == len(keys)
+    assert set(keys) <= reachable_keys(start())
+    into: dict[int, int] = defaultdict(int)
+    ended: dict[int, int] = defaultdict(int)
+    for out in edges.values():
+        for e in out:
+            if e.child is not None:
+                into[e.child] += e.visits
+                ended[e.child] += e.visits_prime
+    root = search.info()["root"]
+    for n, x in nodes.items():
+        out_visits = sum(e.visits for e in edges[n])
+        if n == root:
+            assert x["visits"] == iterations == out_visits
+        else:
+            assert x["visits"] == into[n]
+            assert x["visits"] == ended[n] + out_visits
+
+
+def test_dag_mode_shares_transpositions_tree_mode_does_not() -> None:
+    dag = Search(start(), UCT(), seed=3, mode="dag")
+    tree = Search(start(), UCT(), seed=3, mode="tree")
+    dag.run(iterations=20_000)
+    tree.run(iterations=20_000)
+    n_positions = len(reachable_keys(start()))
+    assert dag.info()["nodes"] <= n_positions
+    assert tree.info()["nodes"] > n_positions  # the full game tree has 549,946 nodes
+    assert tree.info()["nodes"] <= 20_000 + 1  # at most one node per iteration
+
+
+def test_node_budget_holds_under_a_long_search() -> None:
+    iterations = 200_000 if FULL else 30_000
+    for mode in ("dag", "tree"):
+        search = Search(start(), UCT(), seed=1, mode=mode, max_nodes=300)
+        result = search.run(iterations=iterations)
+        info = search.info()
+        assert info["nodes"] <= 300
+        assert info["refused"] > 0
+        assert result.iterations == iterations
+        assert sum(m.visits for m in result.moves) == iterations
+        if mode == "tree":
+            nodes, edges = graph(search)
+            for out in edges.values():
+                for e in out:
+                    if e.child is not None:
+                        below = sum(f.visits for f in edges[e.child])
+                        assert e.visits == e.visits_prime + below
+
+
+def snapshot(search: Search, node: int) -> dict:
+    """Statistics of the subgraph below ``node``, index-free: by position in DAG mode,
+    by move path in tree mode (where one position may have several nodes)."""
+    tree = search.mode == "tree"
+    out: dict = {}
+    stack: list[tuple[int, tuple[int, ...]]] = [(node, ())]
+    while stack:
+        n, path = stack.pop()
+        x = search.node(n)
+        name = path if tree else (x["key"], x["key2"])
+        if name in out:
+            continue
+        edges = search.node_edges(n)
+        out[name] = (
+            x["visits"],
+            tuple((e.move, e.visits, e.visits_prime, e.sum, e.sum_prime) for e in edges),
+        )
+        stack.extend((e.child, (*path, e.move)) for e in edges if e.child is not None)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["dag", "tree"])
+def test_advance_keeps_the_subgraph_and_reclaims_the_rest(mode: str) -> None:
+    search = Search(start(), UCT(), seed=9, mode=mode)
+    search.run(iterations=5000)
+    root = search.info()["root"]
+    edge = next(e for e in search.node_edges(root) if e.move == 4)
+    below = snapshot(search, edge.child)
+    nodes_before = search.info()["nodes"]
+    search.advance(4)
+    info = search.info()
+    assert info["nodes"] == len(below) < nodes_before
+    assert snapshot(search, info["root"]) == below
+    # The kept graph still works: the identities hold after more iterations.
+    search.run(iterations=3000)
+    if mode == "tree":
+        nodes, edges = graph(search)
+        for out in edges.values():
+            for e in out:
+                if e.child is not None:
+                    assert e.visits == e.visits_prime + sum(f.visits for f in edges[e.child])
+    # A move to a position the graph never reached starts a fresh graph.
+    fresh = Search(start(), UCT(), seed=9, mode=mode)
+    fresh.run(iterations=1)
+    fresh.advance(8 if fresh.root_edges()[8].visits == 0 else 7)
+    assert fresh.info()["nodes"] == 1
+    assert fresh.result().iterations == 0
+
+
+def test_dag_advance_finds_a_transposed_position() -> None:
+    """After two plies the DAG may reach the new root through another path."""
+    search = Search(start(), UCT(), seed=2, mode="dag")
+    search.run(iterations=20_000)
+    target = start("a3 b2")
+    key = target.keys()
+    nodes, _ = graph(search)
+    index = next(n for n, x in nodes.items() if (x["key"], x["key2"]) == key)
+    below = snapshot(search, index)
+    search.advance("a3")
+    search.advance("b2")
+    assert snapshot(search, search.info()["root"]) == below
