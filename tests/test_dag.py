@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from engine import games
+from engine.core import lib
+from engine.errors import StateError
 from engine.search import UCT, Search
 
 FULL = os.environ.get("MIAI_FULL") == "1"
@@ -194,3 +198,40 @@ def test_dag_advance_finds_a_transposed_position() -> None:
     search.advance("a3")
     search.advance("b2")
     assert snapshot(search, search.info()["root"]) == below
+
+
+@dataclass(frozen=True)
+class UCTWithParents(UCT):
+    """UCT, with the DAG asked to keep in-edge lists (as UCD's policies do)."""
+
+    def configure(self, cfg: Any) -> None:
+        super().configure(cfg)
+        cfg.flags |= lib.MIAI_SEARCH_TRACK_PARENTS
+
+
+@pytest.mark.parametrize("mode", ["dag", "tree"])
+def test_in_edge_lists_match_the_out_edges(mode: str) -> None:
+    search = Search(start(), UCTWithParents(), seed=6, mode=mode)
+    search.run(iterations=3000)
+    for step in range(3):
+        nodes, edges = graph(search)
+        expected: dict[int, set[tuple[int, int]]] = defaultdict(set)
+        for n, out in edges.items():
+            for k, e in enumerate(out):
+                if e.child is not None:
+                    expected[e.child].add((n, k))
+        for n in nodes:
+            got = search.node_parents(n)
+            assert len(got) == len(set(got))
+            assert set(got) == expected.get(n, set())
+        if mode == "dag":
+            assert any(len(v) > 1 for v in expected.values())  # transpositions seen
+        search.advance(search.result().best_move)  # parents are rebuilt by reroot
+        search.run(iterations=500 * step + 1)
+
+
+def test_parents_are_not_kept_unless_asked() -> None:
+    search = Search(start(), UCT(), seed=6)
+    search.run(iterations=10)
+    with pytest.raises(StateError):
+        search.node_parents(0)

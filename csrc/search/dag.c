@@ -34,6 +34,11 @@ static int grow_nodes(miai_dag *d, uint32_t need) {
     miai_node *nodes = realloc(d->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return MIAI_ENOMEM;
     d->nodes = nodes;
+    if (d->track_parents) {
+        uint32_t *heads = realloc(d->parent_head, (size_t)cap * sizeof *heads);
+        if (!heads) return MIAI_ENOMEM;
+        d->parent_head = heads;
+    }
     if (!d->tree_mode) {
         uint64_t size = 1;
         while (size < 2 * cap) size *= 2;
@@ -75,7 +80,8 @@ static int grow_links(miai_dag *d, uint32_t need) {
     return MIAI_OK;
 }
 
-int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes) {
+int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes,
+                  uint32_t track_parents) {
     if (!d || n_roles == 0 || n_roles > MIAI_MAX_ROLES || max_nodes == 0 ||
         max_nodes >= MIAI_NIL / 2)
         return MIAI_EINVAL;
@@ -85,6 +91,7 @@ int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t ma
     d->max_nodes = max_nodes;
     d->link_stride = 2 + n_roles;
     d->root = MIAI_NIL;
+    d->track_parents = track_parents ? 1u : 0u;
     uint32_t first = max_nodes < MIAI_DAG_FIRST_NODES ? max_nodes : MIAI_DAG_FIRST_NODES;
     int rc = grow_nodes(d, first);
     if (rc == MIAI_OK) rc = grow_edges(d, 4096u);
@@ -98,6 +105,8 @@ void miai_dag_free(miai_dag *d) {
     free(d->edges);
     free(d->table);
     free(d->links);
+    free(d->parent_head);
+    free(d->in_links);
     memset(d, 0, sizeof *d);
     d->root = MIAI_NIL;
 }
@@ -106,8 +115,44 @@ void miai_dag_clear(miai_dag *d) {
     d->n_nodes = 0;
     d->n_edges = 0;
     d->n_links = 0;
+    d->n_in = 0;
     d->root = MIAI_NIL;
     table_rebuild(d);
+}
+
+int miai_dag_reserve_parent(miai_dag *d) {
+    if (!d->track_parents || d->n_in < d->cap_in) return MIAI_OK;
+    if (d->cap_in >= MIAI_NIL / 4) return MIAI_ENOMEM;
+    uint32_t cap = d->cap_in ? 2 * d->cap_in : 1024u;
+    uint32_t *in = realloc(d->in_links, (size_t)cap * 2 * sizeof *in);
+    if (!in) return MIAI_ENOMEM;
+    d->in_links = in;
+    d->cap_in = cap;
+    return MIAI_OK;
+}
+
+void miai_dag_add_parent(miai_dag *d, uint32_t child, uint32_t from) {
+    if (!d->track_parents || d->n_in >= d->cap_in) return;
+    uint32_t l = d->n_in++;
+    d->in_links[2 * (uint64_t)l] = from;
+    d->in_links[2 * (uint64_t)l + 1] = d->parent_head[child];
+    d->parent_head[child] = l;
+}
+
+/* Every in-link from scratch (after reroot): never needs more room than before. */
+static void parents_rebuild(miai_dag *d) {
+    if (!d->track_parents) return;
+    d->n_in = 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) d->parent_head[i] = MIAI_NIL;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const miai_node *x = &d->nodes[i];
+        for (uint32_t k = 0; k < x->n_edges; k++) {
+            uint32_t c = d->edges[x->first_edge + k].child;
+            if (c != MIAI_NIL) miai_dag_add_parent(d, c, x->first_edge + k);
+        }
+        for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
+            miai_dag_add_parent(d, miai_dag_link_child(d, l), MIAI_FROM_LINK | l);
+    }
 }
 
 uint32_t miai_dag_lookup(const miai_dag *d, uint64_t key, uint64_t key2) {
@@ -161,6 +206,7 @@ uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
     x->to_move = h->to_move;
     x->joint = MIAI_NIL;
     x->mark = 0;
+    if (d->track_parents) d->parent_head[id] = MIAI_NIL;
     if (!d->tree_mode) table_insert(d, id);
     return id;
 }
@@ -272,6 +318,7 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
     d->n_links = n_links;
     d->cap_links = n_links;
     table_rebuild(d);
+    parents_rebuild(d);
     return MIAI_OK;
 }
 
@@ -279,5 +326,7 @@ uint64_t miai_dag_bytes_allocated(const miai_dag *d) {
     return (uint64_t)d->cap_nodes * sizeof(miai_node) +
            (uint64_t)d->cap_edges * sizeof(miai_edge) +
            (d->tree_mode ? 0 : ((uint64_t)d->table_mask + 1) * sizeof(uint32_t)) +
-           (uint64_t)d->cap_links * d->link_stride * sizeof(uint32_t);
+           (uint64_t)d->cap_links * d->link_stride * sizeof(uint32_t) +
+           (d->track_parents ? (uint64_t)d->cap_nodes * sizeof(uint32_t) : 0) +
+           (uint64_t)d->cap_in * 2 * sizeof(uint32_t);
 }

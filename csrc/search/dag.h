@@ -23,6 +23,10 @@
  *   - Nodes are never freed during a search; reroot() keeps the part of the graph
  *     reachable from the new root and compacts both arenas (indices change; node
  *     order, hence edge order, is kept).
+ *   - In-edges (optional, track_parents): parent_head[node] starts a list of in-links
+ *     [from, next]; `from` is an edge index, or MIAI_FROM_LINK | a joint link index for
+ *     a simultaneous parent.  Kept current as children are linked and rebuilt by
+ *     reroot.  UCD's update-all and ancestor sets a_d(x) walk these lists.
  *   - A dag is used by one thread at a time (the search that owns it).
  */
 #ifndef MIAI_DAG_H
@@ -33,6 +37,7 @@
 #include "../core/game.h"
 
 #define MIAI_NIL UINT32_MAX
+#define MIAI_FROM_LINK 0x80000000u  /* in-link `from` names a joint link, not an edge */
 
 /* Edge flags. */
 #define MIAI_EDGE_PRUNED 0x1u            /* excluded from selection and final choice */
@@ -76,9 +81,14 @@ typedef struct {
     uint32_t n_links, cap_links;
     uint32_t root;
     uint64_t refused;     /* expansions refused because the budget was full */
+    uint32_t track_parents;
+    uint32_t *parent_head; /* per node: first in-link or MIAI_NIL (track_parents only) */
+    uint32_t *in_links;    /* pairs [from, next] */
+    uint32_t n_in, cap_in;
 } miai_dag;
 
-int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes);
+int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes,
+                  uint32_t track_parents);
 void miai_dag_free(miai_dag *d);
 /* Forget every node (the arenas are kept). */
 void miai_dag_clear(miai_dag *d);
@@ -106,6 +116,18 @@ static inline uint32_t miai_dag_link_next(const miai_dag *d, uint32_t link) {
 }
 static inline const uint32_t *miai_dag_link_offsets(const miai_dag *d, uint32_t link) {
     return d->links + (uint64_t)link * d->link_stride + 2;
+}
+
+/* In-links (track_parents): room for one more (call before linking a child), and
+ * recording that `from` (edge index, or MIAI_FROM_LINK | link) now leads to child.
+ * Both are no-ops returning MIAI_OK when parents are not tracked. */
+int miai_dag_reserve_parent(miai_dag *d);
+void miai_dag_add_parent(miai_dag *d, uint32_t child, uint32_t from);
+static inline uint32_t miai_dag_in_from(const miai_dag *d, uint32_t in) {
+    return d->in_links[2 * (uint64_t)in];
+}
+static inline uint32_t miai_dag_in_next(const miai_dag *d, uint32_t in) {
+    return d->in_links[2 * (uint64_t)in + 1];
 }
 
 /* Keep what is reachable from new_root, reclaim the rest, compact; new_root becomes

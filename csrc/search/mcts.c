@@ -54,6 +54,10 @@ static uint32_t descend_simultaneous(miai_search *s, uint32_t node, bool *stop) 
     if (link != MIAI_NIL) return miai_dag_link_child(d, link);
     *stop = true;
     s->path.leaf = MIAI_NIL;
+    if (miai_dag_reserve_parent(d) != MIAI_OK) {
+        d->refused++;
+        return MIAI_NIL;
+    }
     link = miai_dag_joint_add(d, node, offsets, MIAI_NIL);
     if (link == MIAI_NIL) return MIAI_NIL;
     bool created;
@@ -64,6 +68,7 @@ static uint32_t descend_simultaneous(miai_search *s, uint32_t node, bool *stop) 
         return MIAI_NIL;
     }
     d->links[(uint64_t)link * d->link_stride] = child;
+    miai_dag_add_parent(d, child, MIAI_FROM_LINK | link);
     if (created) {
         s->path.leaf = child;
         return MIAI_NIL;
@@ -84,14 +89,18 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
     g->ops->play(g, s->work, joint);
     uint32_t child = d->edges[chosen].child;
     if (child != MIAI_NIL) return child;
-    bool created;
-    child = find_or_create(s, &created); /* may move the arenas: no pointers kept */
+    bool created = false;
+    if (miai_dag_reserve_parent(d) == MIAI_OK)
+        child = find_or_create(s, &created); /* may move the arenas: no pointers kept */
+    else
+        d->refused++;
     if (child == MIAI_NIL) {
         *stop = true;
         s->path.leaf = MIAI_NIL;
         return MIAI_NIL;
     }
     d->edges[chosen].child = child;
+    miai_dag_add_parent(d, child, chosen);
     if (created) {
         *stop = true;
         s->path.leaf = child;

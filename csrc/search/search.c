@@ -22,6 +22,7 @@ static int config_ok(const miai_search_config *cfg) {
     if (cfg->final_choice != MIAI_FINAL_VISITS && cfg->final_choice != MIAI_FINAL_MEAN)
         return 0;
     if (cfg->max_nodes == 0 || cfg->max_nodes >= MIAI_NIL / 2) return 0;
+    if (cfg->flags & ~(uint32_t)MIAI_SEARCH_TRACK_PARENTS) return 0;
     if (!isfinite(cfg->c) || cfg->c < 0) return 0;
     for (int i = 0; i < MIAI_SEARCH_PARAMS; i++)
         if (!isfinite(cfg->params[i])) return 0;
@@ -51,8 +52,9 @@ int miai_search_create(const miai_game *g, const void *state, const miai_search_
     s->policy.cfg = *cfg;
     atomic_init(&s->stop, false);
     miai_rng_seed(&s->rng, cfg->seed);
+    uint32_t parents = s->policy.ops->track_parents || (cfg->flags & MIAI_SEARCH_TRACK_PARENTS);
     int rc = miai_dag_init(&s->dag, g->facts.n_roles, cfg->mode == MIAI_MODE_TREE,
-                           cfg->max_nodes);
+                           cfg->max_nodes, parents);
     if (rc != MIAI_OK) {
         free(s);
         return rc;
@@ -197,6 +199,47 @@ int miai_search_node_links(const miai_search *s, uint32_t node, uint32_t *childr
                d->n_roles * sizeof *offsets);
         i++;
     }
+    return MIAI_OK;
+}
+
+/* The node an in-link comes from, and the edge offset (MIAI_NIL for joint links). */
+static void in_link_origin(const miai_dag *d, uint32_t from, uint32_t *parent, uint32_t *edge) {
+    if (from & MIAI_FROM_LINK) {
+        uint32_t link = from & ~MIAI_FROM_LINK;
+        *edge = MIAI_NIL;
+        for (uint32_t i = 0; i < d->n_nodes; i++)
+            for (uint32_t l = d->nodes[i].joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
+                if (l == link) {
+                    *parent = i;
+                    return;
+                }
+        *parent = MIAI_NIL;
+        return;
+    }
+    /* Edge blocks are in node order: binary search for the owner of edge `from`. */
+    uint32_t lo = 0, hi = d->n_nodes;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->nodes[mid].first_edge <= from) lo = mid;
+        else hi = mid;
+    }
+    while (lo > 0 && d->nodes[lo].n_edges == 0) lo--;
+    *parent = lo;
+    *edge = from - d->nodes[lo].first_edge;
+}
+
+int miai_search_node_parents(const miai_search *s, uint32_t node, uint32_t *parents,
+                             uint32_t *edges, uint32_t cap, uint32_t *n) {
+    if (!s || !parents || !edges || !n || node >= s->dag.n_nodes) return MIAI_EINVAL;
+    const miai_dag *d = &s->dag;
+    if (!d->track_parents) return MIAI_ESTATE;
+    uint32_t count = 0;
+    for (uint32_t l = d->parent_head[node]; l != MIAI_NIL; l = miai_dag_in_next(d, l)) count++;
+    *n = count;
+    if (cap < count) return MIAI_EINVAL;
+    uint32_t i = 0;
+    for (uint32_t l = d->parent_head[node]; l != MIAI_NIL; l = miai_dag_in_next(d, l), i++)
+        in_link_origin(d, miai_dag_in_from(d, l), &parents[i], &edges[i]);
     return MIAI_OK;
 }
 

@@ -37,6 +37,7 @@
 #define MIAI_FINAL_MEAN 1    /* final move: highest mean (ties: more visits) */
 
 #define MIAI_SEARCH_PARAMS 8
+#define MIAI_SEARCH_TRACK_PARENTS 1  /* config.flags: keep in-edge lists in any case */
 #define MIAI_EDGE_FLAG_PRUNED 1
 
 typedef struct miai_search miai_search;
@@ -46,6 +47,7 @@ typedef struct {
     uint32_t mode;          /* MIAI_MODE_* */
     uint32_t final_choice;  /* MIAI_FINAL_* */
     uint32_t max_nodes;     /* node budget, >= 1 */
+    uint32_t flags;         /* MIAI_SEARCH_TRACK_PARENTS */
     uint64_t seed;
     double c;               /* exploration constant, finite and >= 0 */
     double params[MIAI_SEARCH_PARAMS];  /* algorithm-specific, documented per policy */
@@ -133,6 +135,11 @@ int miai_search_advance(miai_search *s, const miai_move *moves, uint32_t n_moves
 int miai_search_node(const miai_search *s, uint32_t node, miai_node_stats *out);
 int miai_search_node_edges(const miai_search *s, uint32_t node, miai_edge_stats *out,
                            uint32_t cap, uint32_t *n);
+/* In-edges of a node (only when parents are tracked, else MIAI_ESTATE): the parent
+ * node and, for an alternating parent, the edge index relative to its first edge; for
+ * a simultaneous parent, edges[i] = 0xFFFFFFFF (the joint link is not an edge). */
+int miai_search_node_parents(const miai_search *s, uint32_t node, uint32_t *parents,
+                             uint32_t *edges, uint32_t cap, uint32_t *n);
 /* Joint children of a simultaneous node: children[i] and, per link, n_roles edge
  * offsets (relative to the node's first edge) in offsets[i * n_roles + r]. */
 int miai_search_node_links(const miai_search *s, uint32_t node, uint32_t *children,

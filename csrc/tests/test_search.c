@@ -266,7 +266,9 @@ static void simultaneous_search_is_decoupled(void) {
     memset(&st, 0, sizeof st);
     miai_state_init(&g, &st);
     for (uint32_t mode = 0; mode < 2; mode++) {
-        miai_search *s = new_search(&g, &st, config(mode, 7, 100000));
+        miai_search_config cfg = config(mode, 7, 100000);
+        cfg.flags = MIAI_SEARCH_TRACK_PARENTS;
+        miai_search *s = new_search(&g, &st, cfg);
         run(s, 3000);
         miai_edge_stats e[8];
         uint32_t n = 0;
@@ -291,6 +293,12 @@ static void simultaneous_search_is_decoupled(void) {
             miai_node_stats ns;
             CHECK(miai_search_node(s, children[l], &ns) == MIAI_OK);
             CHECK(offsets[2 * l] < 3 && offsets[2 * l + 1] >= 3);
+            uint32_t par[16], pe[16], np = 0, from_root = 0;
+            CHECK(miai_search_node_parents(s, children[l], par, pe, 16, &np) == MIAI_OK);
+            for (uint32_t k = 0; k < np; k++)
+                from_root += par[k] == info.root && pe[k] == NIL;
+            CHECK(from_root >= 1);
+            if (mode == MIAI_MODE_TREE) CHECK_EQ_U64(np, 1);
             if (mode == MIAI_MODE_TREE) through += ns.n;
         }
         if (mode == MIAI_MODE_TREE) CHECK_EQ_U64(through, 3000);

@@ -325,6 +325,18 @@ class Search:
         check(lib.miai_search_node_edges(self._ptr, index, buf, max(count, 1), n), "edges")
         return [_edge(k, buf[k]) for k in range(n[0])]
 
+    def node_parents(self, index: int) -> list[tuple[int, int | None]]:
+        """In-edges of a node as (parent node, edge offset at the parent; None for a
+        joint link).  Only when the algorithm tracks parents (StateError otherwise)."""
+        cap = max(1, self.info()["edges"] + self.info()["nodes"])
+        parents = ffi.new("uint32_t[]", cap)
+        edges = ffi.new("uint32_t[]", cap)
+        n = ffi.new("uint32_t *")
+        check(lib.miai_search_node_parents(self._ptr, index, parents, edges, cap, n), "parents")
+        return [
+            (int(parents[k]), None if edges[k] == NIL else int(edges[k])) for k in range(n[0])
+        ]
+
     def node_links(self, index: int) -> list[tuple[int, tuple[int, ...]]]:
         """Joint children of a simultaneous node: (child, edge offset per role)."""
         count = self.node(index)["n_links"]
