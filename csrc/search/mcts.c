@@ -153,7 +153,15 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
     if (p->leaf != MIAI_NIL && (p->len == 0 || p->leaf != p->steps[p->len - 1].node))
         d->nodes[p->leaf].n++;
     s->policy.ops->backup(&s->policy, s, p, rewards);
-    for (uint32_t r = 0; r < g->facts.n_roles; r++) s->root_sum[r] += rewards[r];
+    uint32_t nr = g->facts.n_roles, root_first = d->nodes[d->root].first_edge;
+    for (uint32_t i = 0; i < p->len && p->steps[i].node == d->root; i++) {
+        uint32_t k = p->steps[i].edge - root_first;
+        if (k >= s->root_role_cap) break;
+        for (uint32_t r = 0; r < nr; r++) s->root_role_sum[(uint64_t)k * nr + r] += rewards[r];
+        s->root_role_n[k]++;
+        if (d->nodes[d->root].to_move != MIAI_SIMULTANEOUS) break;
+    }
+    for (uint32_t r = 0; r < nr; r++) s->root_sum[r] += rewards[r];
     s->root_iterations++;
     s->iterations++;
 }
@@ -214,6 +222,11 @@ int miai_mcts_init(miai_search *s) {
 }
 
 void miai_mcts_done(miai_search *s) {
+    free(s->root_role_sum);
+    free(s->root_role_n);
+    s->root_role_sum = NULL;
+    s->root_role_n = NULL;
+    s->root_role_cap = 0;
     free(s->work);
     free(s->moves);
     free(s->path.steps);
@@ -242,5 +255,17 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     }
     s->root_iterations = 0;
     for (uint32_t r = 0; r < MIAI_MAX_ROLES; r++) s->root_sum[r] = 0.0;
+    uint32_t n = d->nodes[d->root].n_edges, nr = s->game->facts.n_roles;
+    if (n > s->root_role_cap) {
+        double *sums = realloc(s->root_role_sum, (size_t)n * nr * sizeof *sums);
+        if (sums) s->root_role_sum = sums;
+        uint32_t *counts = realloc(s->root_role_n, (size_t)n * sizeof *counts);
+        if (counts) s->root_role_n = counts;
+        if (sums && counts) s->root_role_cap = n;
+    }
+    if (s->root_role_cap) {
+        memset(s->root_role_sum, 0, (size_t)s->root_role_cap * nr * sizeof(double));
+        memset(s->root_role_n, 0, (size_t)s->root_role_cap * sizeof(uint32_t));
+    }
     return MIAI_OK;
 }

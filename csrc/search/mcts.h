@@ -46,6 +46,11 @@ struct miai_search {
     uint64_t root_iterations;
     double seconds;
     double root_sum[MIAI_MAX_ROLES];  /* rewards per role since the root was set */
+    /* Per root edge, since the root was set: rewards of every role (n_roles per edge)
+     * and the count, so reports have every role's mean for each root move. */
+    double *root_role_sum;
+    uint32_t *root_role_n;
+    uint32_t root_role_cap;   /* edges the two arrays have room for */
 };
 
 /* One iteration; `rewards` gets the playout's reward per role. */

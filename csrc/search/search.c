@@ -138,6 +138,18 @@ int miai_search_root_values(const miai_search *s, double *out, uint32_t cap) {
     return MIAI_OK;
 }
 
+int miai_search_root_role_means(const miai_search *s, uint32_t index, double *out,
+                                uint32_t cap, uint64_t *count) {
+    uint32_t nr = s ? s->game->facts.n_roles : 0;
+    if (!s || !out || !count || cap < nr) return MIAI_EINVAL;
+    if (index >= s->dag.nodes[s->dag.root].n_edges) return MIAI_EINVAL;
+    uint32_t n = index < s->root_role_cap ? s->root_role_n[index] : 0;
+    for (uint32_t r = 0; r < nr; r++)
+        out[r] = n ? s->root_role_sum[(uint64_t)index * nr + r] / n : 0.0;
+    *count = n;
+    return MIAI_OK;
+}
+
 static void edge_stats(const miai_edge *e, miai_edge_stats *out) {
     out->move = e->move;
     out->role = miai_edge_role(e);

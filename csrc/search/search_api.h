@@ -111,6 +111,10 @@ int miai_search_root_state(const miai_search *s, void *out, size_t cap);
 /* Mean reward per role over the iterations since the root was set. */
 int miai_search_root_values(const miai_search *s, double *out, uint32_t cap);
 
+/* Mean reward of every role (out[r], cap >= n_roles) over the iterations through root
+ * edge `index` since the root was set; *count gets their number (means are 0 if 0). */
+int miai_search_root_role_means(const miai_search *s, uint32_t index, double *out,
+                                uint32_t cap, uint64_t *count);
 /* Edges of the root; *n gets the count (cap >= it, else MIAI_EINVAL). */
 int miai_search_root_edges(const miai_search *s, miai_edge_stats *out, uint32_t cap,
                            uint32_t *n);

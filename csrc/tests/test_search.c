@@ -339,6 +339,17 @@ static void three_players_take_the_win(void) {
     CHECK(miai_search_root_values(s, v, 3) == MIAI_OK);
     CHECK(fabs(v[0] + v[1] + v[2] - 1.0) < 1e-9);
     CHECK(v[0] > 0.9);
+    double rm[3];
+    uint64_t count = 0, total = 0;
+    for (uint32_t i = 0; i < 2; i++) {
+        CHECK(miai_search_root_role_means(s, i, rm, 3, &count) == MIAI_OK);
+        total += count;
+        if (count) CHECK(fabs(rm[0] + rm[1] + rm[2] - 1.0) < 1e-9);
+        if (i == 1) CHECK(rm[0] == 1.0 && rm[1] == 0.0 && rm[2] == 0.0);
+    }
+    CHECK_EQ_U64(total, 2000);
+    CHECK(miai_search_root_role_means(s, 2, rm, 3, &count) == MIAI_EINVAL);
+    CHECK(miai_search_root_role_means(s, 0, rm, 2, &count) == MIAI_EINVAL);
     miai_search_free(s);
 }
 

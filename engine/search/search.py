@@ -382,6 +382,21 @@ class Search:
                 k += 1
         return out
 
+    def _role_means(
+        self, edges: list[EdgeStats], role: int
+    ) -> dict[str, tuple[tuple[float, ...], int]]:
+        """Per root move: every role's mean reward and the iteration count, over the
+        iterations since the root was set."""
+        nr = self._game.n_roles
+        out = ffi.new("double[]", nr)
+        count = ffi.new("uint64_t *")
+        means: dict[str, tuple[tuple[float, ...], int]] = {}
+        for e in edges:
+            check(lib.miai_search_root_role_means(self._ptr, e.index, out, nr, count), "means")
+            text = self._game.move_to_text(e.move, role)
+            means[text] = (tuple(float(out[r]) for r in range(nr)), int(count[0]))
+        return means
+
     def _make_result(self) -> SearchResult:
         info = self.info()
         role = self._report_role()
@@ -412,6 +427,7 @@ class Search:
             text = self._game.move_to_text(e.move, role)
             moves.append(MoveStats(e.move, text, e.visits, e.mean, low, high, e.pruned))
         moves.sort(key=lambda m: (-m.visits, -m.mean, m.move))
+        extra["role_means"] = self._role_means(edges, role)
         index = ffi.new("uint32_t *")
         check(lib.miai_search_best(self._ptr, role, index), "best move")
         best = self.root_edges()[int(index[0])]
