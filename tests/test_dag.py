@@ -235,3 +235,59 @@ def test_parents_are_not_kept_unless_asked() -> None:
     search.run(iterations=10)
     with pytest.raises(StateError):
         search.node_parents(0)
+
+
+@pytest.mark.parametrize("steps", [6, 12])
+def test_leftright_dag_one_node_per_position_and_in_edges_add_up(steps: int) -> None:
+    state = games.create("leftright", steps=steps).initial_state()
+    positions = reachable_keys(state)
+    assert len(positions) == (steps + 1) * (steps + 2) // 2
+    for iterations in (1, 7, 200, 3000):
+        search = Search(state, UCT(c=0.3), seed=iterations, mode="dag")
+        search.run(iterations=iterations)
+        nodes, edges = graph(search)
+        assert len(nodes) == search.info()["nodes"] <= len(positions)
+        keys = {(x["key"], x["key2"]) for x in nodes.values()}
+        assert len(keys) == len(nodes) and keys <= positions
+        into: dict[int, int] = defaultdict(int)
+        for out in edges.values():
+            for e in out:
+                if e.child is not None:
+                    into[e.child] += e.visits
+        root = search.info()["root"]
+        for n, x in nodes.items():
+            assert x["visits"] == (iterations if n == root else into[n])
+
+
+def test_leftright_long_game_graph_stays_small() -> None:
+    state = games.create("leftright", steps=300).initial_state()
+    search = Search(state, UCT(c=0.3), seed=1, mode="dag")
+    search.run(iterations=3000)
+    nodes, _ = graph(search)
+    keys = {(x["key"], x["key2"]) for x in nodes.values()}
+    assert len(keys) == len(nodes) <= 3001
+
+
+SMALL = {"hex": {"size": 4}, "havannah": {"size": 4}, "leftright": {"steps": 20}}
+
+
+@pytest.mark.parametrize("name", sorted(games.available()))
+@pytest.mark.parametrize("mode", ["dag", "tree"])
+def test_search_runs_on_every_registered_game(name: str, mode: str) -> None:
+    state = games.create(name, **SMALL.get(name, {})).initial_state()
+    search = Search(state, UCT(), seed=1, mode=mode, max_nodes=2000)
+    result = search.run(iterations=1500)
+    assert result.iterations == 1500
+    assert search.info()["nodes"] <= 2000
+    assert result.best_move in state.legal_moves()
+    root = search.info()["root"]
+    assert search.node(root)["visits"] == 1500
+    if mode == "tree":
+        nodes, edges = graph(search)
+        for out in edges.values():
+            for e in out:
+                if e.child is not None:
+                    assert e.visits == e.visits_prime + sum(f.visits for f in edges[e.child])
+    search.advance(result.best_move)
+    if not search.state.is_terminal():
+        assert search.run(iterations=200).iterations == 200
