@@ -122,20 +122,21 @@ void miai_dag_clear(miai_dag *d) {
 
 int miai_dag_reserve_parent(miai_dag *d) {
     if (!d->track_parents || d->n_in < d->cap_in) return MIAI_OK;
-    if (d->cap_in >= MIAI_NIL / 4) return MIAI_ENOMEM;
+    if (d->cap_in >= MIAI_NIL / 8) return MIAI_ENOMEM;
     uint32_t cap = d->cap_in ? 2 * d->cap_in : 1024u;
-    uint32_t *in = realloc(d->in_links, (size_t)cap * 2 * sizeof *in);
+    uint32_t *in = realloc(d->in_links, (size_t)cap * 3 * sizeof *in);
     if (!in) return MIAI_ENOMEM;
     d->in_links = in;
     d->cap_in = cap;
     return MIAI_OK;
 }
 
-void miai_dag_add_parent(miai_dag *d, uint32_t child, uint32_t from) {
+void miai_dag_add_parent(miai_dag *d, uint32_t child, uint32_t parent, uint32_t from) {
     if (!d->track_parents || d->n_in >= d->cap_in) return;
     uint32_t l = d->n_in++;
-    d->in_links[2 * (uint64_t)l] = from;
-    d->in_links[2 * (uint64_t)l + 1] = d->parent_head[child];
+    d->in_links[3 * (uint64_t)l] = parent;
+    d->in_links[3 * (uint64_t)l + 1] = from;
+    d->in_links[3 * (uint64_t)l + 2] = d->parent_head[child];
     d->parent_head[child] = l;
 }
 
@@ -148,10 +149,10 @@ static void parents_rebuild(miai_dag *d) {
         const miai_node *x = &d->nodes[i];
         for (uint32_t k = 0; k < x->n_edges; k++) {
             uint32_t c = d->edges[x->first_edge + k].child;
-            if (c != MIAI_NIL) miai_dag_add_parent(d, c, x->first_edge + k);
+            if (c != MIAI_NIL) miai_dag_add_parent(d, c, i, x->first_edge + k);
         }
         for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
-            miai_dag_add_parent(d, miai_dag_link_child(d, l), MIAI_FROM_LINK | l);
+            miai_dag_add_parent(d, miai_dag_link_child(d, l), i, MIAI_FROM_LINK | l);
     }
 }
 
@@ -167,12 +168,30 @@ uint32_t miai_dag_lookup(const miai_dag *d, uint64_t key, uint64_t key2) {
     }
 }
 
-uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
-                           miai_move *moves) {
+uint32_t miai_dag_new_node(miai_dag *d, const void *state) {
     if (d->n_nodes >= d->max_nodes || grow_nodes(d, d->n_nodes + 1) != MIAI_OK) {
         d->refused++;
         return MIAI_NIL;
     }
+    const miai_head *h = miai_chead_of(state);
+    uint32_t id = d->n_nodes++;
+    miai_node *x = &d->nodes[id];
+    x->key = h->key;
+    x->key2 = h->key2;
+    x->first_edge = MIAI_NIL;
+    x->n_edges = 0;
+    x->n = 0;
+    x->to_move = h->to_move;
+    x->joint = MIAI_NIL;
+    x->mark = 0;
+    if (d->track_parents) d->parent_head[id] = MIAI_NIL;
+    if (!d->tree_mode) table_insert(d, id);
+    return id;
+}
+
+int miai_dag_expand(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                    miai_move *moves) {
+    if (d->nodes[node].first_edge != MIAI_NIL) return MIAI_OK;
     const miai_head *h = miai_chead_of(state);
     uint32_t first = d->n_edges, count = 0;
     bool open = h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies;
@@ -183,7 +202,7 @@ uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
             uint32_t n = g->ops->legal(g, state, r, moves);
             if (grow_edges(d, (uint64_t)first + count + n) != MIAI_OK) {
                 d->refused++;
-                return MIAI_NIL;
+                return MIAI_ENOMEM;
             }
             for (uint32_t i = 0; i < n; i++) {
                 miai_edge *e = &d->edges[first + count + i];
@@ -195,20 +214,10 @@ uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
             count += n;
         }
     }
-    uint32_t id = d->n_nodes++;
     d->n_edges = first + count;
-    miai_node *x = &d->nodes[id];
-    x->key = h->key;
-    x->key2 = h->key2;
-    x->first_edge = first;
-    x->n_edges = count;
-    x->n = 0;
-    x->to_move = h->to_move;
-    x->joint = MIAI_NIL;
-    x->mark = 0;
-    if (d->track_parents) d->parent_head[id] = MIAI_NIL;
-    if (!d->tree_mode) table_insert(d, id);
-    return id;
+    d->nodes[node].first_edge = first;
+    d->nodes[node].n_edges = count;
+    return MIAI_OK;
 }
 
 uint32_t miai_dag_joint_find(const miai_dag *d, uint32_t node, const uint32_t *offsets) {
@@ -258,13 +267,24 @@ static void mark_reachable(miai_dag *d, uint32_t root, uint32_t *stack) {
     }
 }
 
+typedef struct {
+    uint32_t first, node;
+} edge_block;
+
+static int block_order(const void *a, const void *b) {
+    uint32_t x = ((const edge_block *)a)->first, y = ((const edge_block *)b)->first;
+    return (x > y) - (x < y);
+}
+
 int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
     if (new_root >= d->n_nodes) return MIAI_EINVAL;
     uint32_t *stack = malloc((size_t)d->n_nodes * sizeof *stack);
+    edge_block *blocks = malloc((size_t)d->n_nodes * sizeof *blocks);
     uint32_t *links = NULL;
     if (d->n_links) links = malloc((size_t)d->n_links * d->link_stride * sizeof *links);
-    if (!stack || (d->n_links && !links)) {
+    if (!stack || !blocks || (d->n_links && !links)) {
         free(stack);
+        free(blocks);
         free(links);
         return MIAI_ENOMEM;
     }
@@ -297,19 +317,34 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
         }
         x->joint = head;
     }
-    uint32_t root = d->nodes[new_root].mark, n_edges = 0;
+    /* Nodes move down in index order; edge blocks (allocated when a node is expanded,
+     * so not in node order) move down in the order of their old position. */
+    uint32_t root = d->nodes[new_root].mark, n_edges = 0, n_blocks = 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const miai_node *x = &d->nodes[i];
+        if (x->mark != MIAI_NIL && x->first_edge != MIAI_NIL && x->n_edges)
+            blocks[n_blocks++] = (edge_block){.first = x->first_edge, .node = x->mark};
+    }
+    qsort(blocks, n_blocks, sizeof *blocks, block_order);
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         miai_node x = d->nodes[i];
         if (x.mark == MIAI_NIL) continue;
-        if (x.n_edges && x.first_edge != n_edges)
-            memmove(&d->edges[n_edges], &d->edges[x.first_edge],
-                    (size_t)x.n_edges * sizeof(miai_edge));
-        x.first_edge = n_edges;
-        n_edges += x.n_edges;
         uint32_t to = x.mark;
         x.mark = 0;
         d->nodes[to] = x;
     }
+    for (uint32_t b = 0; b < n_blocks; b++) {
+        miai_node *x = &d->nodes[blocks[b].node];
+        if (x->first_edge != n_edges)
+            memmove(&d->edges[n_edges], &d->edges[x->first_edge],
+                    (size_t)x->n_edges * sizeof(miai_edge));
+        x->first_edge = n_edges;
+        n_edges += x->n_edges;
+    }
+    for (uint32_t i = 0; i < kept; i++)  /* expanded leaves keep a valid (empty) block */
+        if (d->nodes[i].first_edge != MIAI_NIL && d->nodes[i].n_edges == 0)
+            d->nodes[i].first_edge = n_edges;
+    free(blocks);
     d->root = root;
     d->n_nodes = kept;
     d->n_edges = n_edges;
@@ -328,5 +363,5 @@ uint64_t miai_dag_bytes_allocated(const miai_dag *d) {
            (d->tree_mode ? 0 : ((uint64_t)d->table_mask + 1) * sizeof(uint32_t)) +
            (uint64_t)d->cap_links * d->link_stride * sizeof(uint32_t) +
            (d->track_parents ? (uint64_t)d->cap_nodes * sizeof(uint32_t) : 0) +
-           (uint64_t)d->cap_in * 2 * sizeof(uint32_t);
+           (uint64_t)d->cap_in * 3 * sizeof(uint32_t);
 }

@@ -12,11 +12,8 @@ static uint32_t find_or_create(miai_search *s, bool *created) {
     uint32_t node = miai_dag_lookup(d, h->key, h->key2);
     *created = false;
     if (node != MIAI_NIL) return node;
-    node = miai_dag_new_node(d, s->game, s->work, s->moves);
-    if (node != MIAI_NIL) {
-        *created = true;
-        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
-    }
+    node = miai_dag_new_node(d, s->work);
+    *created = node != MIAI_NIL;
     return node;
 }
 
@@ -68,7 +65,7 @@ static uint32_t descend_simultaneous(miai_search *s, uint32_t node, bool *stop) 
         return MIAI_NIL;
     }
     d->links[(uint64_t)link * d->link_stride] = child;
-    miai_dag_add_parent(d, child, MIAI_FROM_LINK | link);
+    miai_dag_add_parent(d, child, node, MIAI_FROM_LINK | link);
     if (created) {
         s->path.leaf = child;
         return MIAI_NIL;
@@ -100,7 +97,7 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
         return MIAI_NIL;
     }
     d->edges[chosen].child = child;
-    miai_dag_add_parent(d, child, chosen);
+    miai_dag_add_parent(d, child, node, chosen);
     if (created) {
         *stop = true;
         s->path.leaf = child;
@@ -132,8 +129,19 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
     p->leaf = d->root;
     uint32_t node = d->root;
     for (;;) {
+        if (d->nodes[node].to_move == MIAI_NOBODY || h->ply >= g->facts.max_plies) {
+            p->leaf = node;
+            break;
+        }
+        if (!miai_dag_expanded(d, node)) { /* second visit: the leaf gets its edges */
+            if (miai_dag_expand(d, g, s->work, node, s->moves) != MIAI_OK) {
+                p->leaf = node; /* edge memory short: sample from here */
+                break;
+            }
+            if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
+        }
         const miai_node *x = &d->nodes[node];
-        if (x->n_edges == 0 || h->ply >= g->facts.max_plies) {
+        if (x->n_edges == 0) {
             p->leaf = node;
             break;
         }
@@ -247,11 +255,15 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     if (node != MIAI_NIL) rc = miai_dag_reroot(d, node);
     if (node == MIAI_NIL || rc != MIAI_OK) {
         miai_dag_clear(d);
-        memcpy(s->work, s->root_state, s->game->facts.state_size);
-        node = miai_dag_new_node(d, s->game, s->work, s->moves);
+        node = miai_dag_new_node(d, s->root_state);
         if (node == MIAI_NIL) return MIAI_ENOMEM;
-        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
         d->root = node;
+    }
+    if (!miai_dag_expanded(d, d->root)) {
+        memcpy(s->work, s->root_state, s->game->facts.state_size);
+        if (miai_dag_expand(d, s->game, s->work, d->root, s->moves) != MIAI_OK)
+            return MIAI_ENOMEM;
+        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, d->root);
     }
     s->root_iterations = 0;
     for (uint32_t r = 0; r < MIAI_MAX_ROLES; r++) s->root_sum[r] = 0.0;

@@ -214,30 +214,11 @@ int miai_search_node_links(const miai_search *s, uint32_t node, uint32_t *childr
     return MIAI_OK;
 }
 
-/* The node an in-link comes from, and the edge offset (MIAI_NIL for joint links). */
-static void in_link_origin(const miai_dag *d, uint32_t from, uint32_t *parent, uint32_t *edge) {
-    if (from & MIAI_FROM_LINK) {
-        uint32_t link = from & ~MIAI_FROM_LINK;
-        *edge = MIAI_NIL;
-        for (uint32_t i = 0; i < d->n_nodes; i++)
-            for (uint32_t l = d->nodes[i].joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
-                if (l == link) {
-                    *parent = i;
-                    return;
-                }
-        *parent = MIAI_NIL;
-        return;
-    }
-    /* Edge blocks are in node order: binary search for the owner of edge `from`. */
-    uint32_t lo = 0, hi = d->n_nodes;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (d->nodes[mid].first_edge <= from) lo = mid;
-        else hi = mid;
-    }
-    while (lo > 0 && d->nodes[lo].n_edges == 0) lo--;
-    *parent = lo;
-    *edge = from - d->nodes[lo].first_edge;
+/* The edge offset at the parent an in-link comes from (MIAI_NIL for joint links). */
+static uint32_t in_link_edge(const miai_dag *d, uint32_t in) {
+    uint32_t from = miai_dag_in_from(d, in);
+    if (from & MIAI_FROM_LINK) return MIAI_NIL;
+    return from - d->nodes[miai_dag_in_parent(d, in)].first_edge;
 }
 
 int miai_search_node_parents(const miai_search *s, uint32_t node, uint32_t *parents,
@@ -250,8 +231,10 @@ int miai_search_node_parents(const miai_search *s, uint32_t node, uint32_t *pare
     *n = count;
     if (cap < count) return MIAI_EINVAL;
     uint32_t i = 0;
-    for (uint32_t l = d->parent_head[node]; l != MIAI_NIL; l = miai_dag_in_next(d, l), i++)
-        in_link_origin(d, miai_dag_in_from(d, l), &parents[i], &edges[i]);
+    for (uint32_t l = d->parent_head[node]; l != MIAI_NIL; l = miai_dag_in_next(d, l), i++) {
+        parents[i] = miai_dag_in_parent(d, l);
+        edges[i] = in_link_edge(d, l);
+    }
     return MIAI_OK;
 }
 
