@@ -291,3 +291,19 @@ def test_search_runs_on_every_registered_game(name: str, mode: str) -> None:
     search.advance(result.best_move)
     if not search.state.is_terminal():
         assert search.run(iterations=200).iterations == 200
+
+
+@pytest.mark.parametrize("mode", ["dag", "tree"])
+def test_byte_budget_holds_on_a_wide_game(mode: str) -> None:
+    state = games.create("hex", size=11).initial_state()
+    budget = 256 * 1024
+    search = Search(state, UCT(), seed=1, mode=mode, max_bytes=budget)
+    result = search.run(iterations=4000)
+    info = search.info()
+    assert info["graph_bytes"] <= budget
+    assert info["refused"] > 0
+    assert result.iterations == 4000
+    assert sum(m.visits for m in result.moves) == 4000
+    unbounded = Search(state, UCT(), seed=1, mode=mode)
+    unbounded.run(iterations=4000)
+    assert unbounded.info()["graph_bytes"] > budget  # the budget did bind

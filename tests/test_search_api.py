@@ -239,6 +239,8 @@ def test_algorithm_from_spec() -> None:
         {"seed": 2**64},
         {"max_nodes": 0},
         {"max_nodes": 2**40},
+        {"max_bytes": 1000},
+        {"max_bytes": 2.5e6},
         {"mode": "graph"},
         {"role": 2},
         {"role": -1},

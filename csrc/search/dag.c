@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MIAI_DAG_FIRST_NODES 1024u
+#define MIAI_DAG_FIRST_NODES 256u
 #define MIAI_DAG_MAX_EDGES 0x7FFFFFFFu
 
 static uint32_t table_slot(uint64_t key, uint32_t mask) {
@@ -24,6 +24,47 @@ static void table_rebuild(miai_dag *d) {
     for (uint32_t i = 0; i < d->n_nodes; i++) table_insert(d, i);
 }
 
+static uint64_t table_size_for(uint64_t cap_nodes) {
+    uint64_t size = 1;
+    while (size < 2 * cap_nodes) size *= 2;
+    return size;
+}
+
+/* Bytes of the node arena, its parent heads and the table at capacity cap. */
+static uint64_t node_bytes(const miai_dag *d, uint64_t cap) {
+    uint64_t per = sizeof(miai_node) + (d->track_parents ? sizeof(uint32_t) : 0);
+    return cap * per + (d->tree_mode ? 0 : table_size_for(cap) * sizeof(uint32_t));
+}
+
+/* The capacity to grow to: `want`, or less (not below `need`) to stay within the byte
+ * budget; 0 if even `need` does not fit.  `now` and `then(cap)` are the bytes of the
+ * arena being grown, before and at capacity cap. */
+static uint64_t budget_cap(const miai_dag *d, uint64_t need, uint64_t want, uint64_t now,
+                           uint64_t (*then)(const miai_dag *, uint64_t)) {
+    if (!d->max_bytes) return want;
+    uint64_t others = miai_dag_bytes_allocated(d) - now;
+    uint64_t cap = want;
+    while (others + then(d, cap) > d->max_bytes) {
+        if (cap == need) return 0;
+        cap = need + (cap - need) / 2;
+    }
+    return cap;
+}
+
+static uint64_t edge_bytes(const miai_dag *d, uint64_t cap) {
+    (void)d;
+    return cap * sizeof(miai_edge);
+}
+
+static uint64_t link_bytes(const miai_dag *d, uint64_t cap) {
+    return cap * d->link_stride * sizeof(uint32_t);
+}
+
+static uint64_t in_link_bytes(const miai_dag *d, uint64_t cap) {
+    (void)d;
+    return cap * 3 * sizeof(uint32_t);
+}
+
 /* Grow the node arena (and the table with it) to hold at least `need` nodes. */
 static int grow_nodes(miai_dag *d, uint32_t need) {
     if (need <= d->cap_nodes) return MIAI_OK;
@@ -31,6 +72,8 @@ static int grow_nodes(miai_dag *d, uint32_t need) {
     uint64_t cap = d->cap_nodes ? d->cap_nodes : MIAI_DAG_FIRST_NODES;
     while (cap < need) cap *= 2;
     if (cap > d->max_nodes) cap = d->max_nodes;
+    cap = budget_cap(d, need, cap, d->cap_nodes ? node_bytes(d, d->cap_nodes) : 0, node_bytes);
+    if (!cap) return MIAI_ENOMEM;
     miai_node *nodes = realloc(d->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return MIAI_ENOMEM;
     d->nodes = nodes;
@@ -40,8 +83,7 @@ static int grow_nodes(miai_dag *d, uint32_t need) {
         d->parent_head = heads;
     }
     if (!d->tree_mode) {
-        uint64_t size = 1;
-        while (size < 2 * cap) size *= 2;
+        uint64_t size = table_size_for(cap);
         uint32_t *table = malloc((size_t)size * sizeof *table);
         if (!table) return MIAI_ENOMEM; /* nodes grew, capacity did not: still consistent */
         free(d->table);
@@ -58,9 +100,11 @@ static int grow_nodes(miai_dag *d, uint32_t need) {
 static int grow_edges(miai_dag *d, uint64_t need) {
     if (need <= d->cap_edges) return MIAI_OK;
     if (need > MIAI_DAG_MAX_EDGES) return MIAI_ENOMEM;
-    uint64_t cap = d->cap_edges ? d->cap_edges : 4096u;
+    uint64_t cap = d->cap_edges ? d->cap_edges : 1024u;
     while (cap < need) cap *= 2;
     if (cap > MIAI_DAG_MAX_EDGES) cap = MIAI_DAG_MAX_EDGES;
+    cap = budget_cap(d, need, cap, edge_bytes(d, d->cap_edges), edge_bytes);
+    if (!cap) return MIAI_ENOMEM;
     miai_edge *edges = realloc(d->edges, (size_t)cap * sizeof *edges);
     if (!edges) return MIAI_ENOMEM;
     d->edges = edges;
@@ -73,6 +117,8 @@ static int grow_links(miai_dag *d, uint32_t need) {
     if (need >= MIAI_NIL / 2) return MIAI_ENOMEM;
     uint64_t cap = d->cap_links ? d->cap_links : 256u;
     while (cap < need) cap *= 2;
+    cap = budget_cap(d, need, cap, link_bytes(d, d->cap_links), link_bytes);
+    if (!cap) return MIAI_ENOMEM;
     uint32_t *links = realloc(d->links, (size_t)cap * d->link_stride * sizeof *links);
     if (!links) return MIAI_ENOMEM;
     d->links = links;
@@ -81,7 +127,7 @@ static int grow_links(miai_dag *d, uint32_t need) {
 }
 
 int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes,
-                  uint32_t track_parents) {
+                  uint64_t max_bytes, uint32_t track_parents) {
     if (!d || n_roles == 0 || n_roles > MIAI_MAX_ROLES || max_nodes == 0 ||
         max_nodes >= MIAI_NIL / 2)
         return MIAI_EINVAL;
@@ -92,9 +138,10 @@ int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t ma
     d->link_stride = 2 + n_roles;
     d->root = MIAI_NIL;
     d->track_parents = track_parents ? 1u : 0u;
-    uint32_t first = max_nodes < MIAI_DAG_FIRST_NODES ? max_nodes : MIAI_DAG_FIRST_NODES;
-    int rc = grow_nodes(d, first);
-    if (rc == MIAI_OK) rc = grow_edges(d, 4096u);
+    d->max_bytes = max_bytes;
+    /* First capacities: 256 nodes, 1024 edges (less to fit max_bytes). */
+    int rc = grow_nodes(d, 1);
+    if (rc == MIAI_OK) rc = grow_edges(d, 1);
     if (rc != MIAI_OK) miai_dag_free(d);
     return rc;
 }
@@ -123,7 +170,9 @@ void miai_dag_clear(miai_dag *d) {
 int miai_dag_reserve_parent(miai_dag *d) {
     if (!d->track_parents || d->n_in < d->cap_in) return MIAI_OK;
     if (d->cap_in >= MIAI_NIL / 8) return MIAI_ENOMEM;
-    uint32_t cap = d->cap_in ? 2 * d->cap_in : 1024u;
+    uint32_t cap = (uint32_t)budget_cap(d, d->cap_in + 1u, d->cap_in ? 2 * d->cap_in : 1024u,
+                                        in_link_bytes(d, d->cap_in), in_link_bytes);
+    if (!cap) return MIAI_ENOMEM;
     uint32_t *in = realloc(d->in_links, (size_t)cap * 3 * sizeof *in);
     if (!in) return MIAI_ENOMEM;
     d->in_links = in;

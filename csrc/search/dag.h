@@ -19,9 +19,11 @@
  *     position's first Zobrist key; a hit must also match the second, independent key
  *     (head.key2), so merging two different positions needs a 128-bit collision.
  *     Tree mode: no table, every edge gets a child of its own.
- *   - Memory budget: at most max_nodes nodes.  Arenas grow by doubling up to it; when
- *     the budget is reached or an allocation fails, new_node returns MIAI_NIL and the
- *     search keeps sampling without expanding.  Nothing here ever fails a search.
+ *   - Memory budget: at most max_nodes nodes and, if max_bytes > 0, at most max_bytes
+ *     bytes in all arenas and the table together (miai_dag_bytes_allocated).  Arenas
+ *     grow by doubling (less near the byte budget); when a budget is reached or an
+ *     allocation fails, new_node returns MIAI_NIL / expand MIAI_ENOMEM and the search
+ *     keeps sampling without expanding.  Nothing here ever fails a search.
  *   - Nodes are never freed during a search; reroot() keeps the part of the graph
  *     reachable from the new root and compacts both arenas (indices change; node
  *     order, hence edge order, is kept).
@@ -74,6 +76,7 @@ typedef struct {
     uint32_t n_roles;
     uint32_t tree_mode;   /* 1: no transposition detection */
     uint32_t max_nodes;   /* budget */
+    uint64_t max_bytes;   /* budget for all arenas and the table, 0 = none */
     miai_node *nodes;
     uint32_t n_nodes, cap_nodes;
     miai_edge *edges;
@@ -92,7 +95,7 @@ typedef struct {
 } miai_dag;
 
 int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes,
-                  uint32_t track_parents);
+                  uint64_t max_bytes, uint32_t track_parents);
 void miai_dag_free(miai_dag *d);
 /* Forget every node (the arenas are kept). */
 void miai_dag_clear(miai_dag *d);

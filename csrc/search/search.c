@@ -9,6 +9,7 @@
 #include "mcts.h"
 
 #define MIAI_TIME_CHECK_EVERY 16u
+#define MIAI_SEARCH_MIN_BYTES (64u * 1024u)
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -23,6 +24,7 @@ static int config_ok(const miai_search_config *cfg) {
         return 0;
     if (cfg->max_nodes == 0 || cfg->max_nodes >= MIAI_NIL / 2) return 0;
     if (cfg->flags & ~(uint32_t)MIAI_SEARCH_TRACK_PARENTS) return 0;
+    if (cfg->max_bytes && cfg->max_bytes < MIAI_SEARCH_MIN_BYTES) return 0;
     if (!isfinite(cfg->c) || cfg->c < 0) return 0;
     for (int i = 0; i < MIAI_SEARCH_PARAMS; i++)
         if (!isfinite(cfg->params[i])) return 0;
@@ -54,7 +56,7 @@ int miai_search_create(const miai_game *g, const void *state, const miai_search_
     miai_rng_seed(&s->rng, cfg->seed);
     uint32_t parents = s->policy.ops->track_parents || (cfg->flags & MIAI_SEARCH_TRACK_PARENTS);
     int rc = miai_dag_init(&s->dag, g->facts.n_roles, cfg->mode == MIAI_MODE_TREE,
-                           cfg->max_nodes, parents);
+                           cfg->max_nodes, cfg->max_bytes, parents);
     if (rc != MIAI_OK) {
         free(s);
         return rc;
@@ -117,7 +119,10 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->root = s->dag.root;
     out->max_nodes = s->dag.max_nodes;
     out->refused = s->dag.refused;
-    out->bytes_allocated = miai_dag_bytes_allocated(&s->dag) + sizeof *s;
+    out->graph_bytes = miai_dag_bytes_allocated(&s->dag);
+    out->bytes_allocated = out->graph_bytes + sizeof *s + s->game->facts.state_size * 2u +
+                           s->path.cap * sizeof(miai_step) +
+                           s->root_role_cap * (s->game->facts.n_roles * sizeof(double) + 4u);
     out->bytes_per_edge = miai_dag_bytes_per_edge();
     out->bytes_per_node = miai_dag_bytes_per_node(s->dag.tree_mode);
     out->seconds = s->seconds;

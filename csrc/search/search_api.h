@@ -48,6 +48,7 @@ typedef struct {
     uint32_t final_choice;  /* MIAI_FINAL_* */
     uint32_t max_nodes;     /* node budget, >= 1 */
     uint32_t flags;         /* MIAI_SEARCH_TRACK_PARENTS */
+    uint64_t max_bytes;     /* graph memory budget in bytes, 0 = none (>= 64 KiB) */
     uint64_t seed;
     double c;               /* exploration constant, finite and >= 0 */
     double params[MIAI_SEARCH_PARAMS];  /* algorithm-specific, documented per policy */
@@ -85,7 +86,8 @@ typedef struct {
     uint32_t root;          /* node index of the root */
     uint32_t max_nodes;
     uint64_t refused;       /* expansions refused: budget full */
-    uint64_t bytes_allocated;
+    uint64_t bytes_allocated; /* the search object and its graph */
+    uint64_t graph_bytes;     /* the graph alone (what max_bytes bounds) */
     uint32_t bytes_per_edge;
     uint32_t bytes_per_node;
     double seconds;         /* time spent in miai_search_run, all runs */

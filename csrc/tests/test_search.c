@@ -7,6 +7,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/game.h"
@@ -372,6 +373,35 @@ static void node_budget_holds(void) {
     miai_game_free(ttt);
 }
 
+static void byte_budget_holds(void) {
+    miai_game *hex = NULL;
+    double size = 11;
+    CHECK(miai_game_create("hex", &size, 1, &hex) == MIAI_OK);
+    if (!hex) return;
+    uint8_t *state = malloc(hex->facts.state_size);
+    miai_state_init(hex, state);
+    for (uint32_t mode = 0; mode < 2; mode++) {
+        miai_search_config c = config(mode, 5, 1000000);
+        c.max_bytes = 100 * 1024;
+        c.flags = MIAI_SEARCH_TRACK_PARENTS;
+        miai_search *s = new_search(hex, state, c);
+        run(s, 3000);
+        miai_search_info info;
+        miai_search_get_info(s, &info);
+        CHECK(info.graph_bytes <= c.max_bytes);
+        CHECK(info.refused > 0);
+        CHECK(info.nodes > 1);
+        miai_move m = 60;
+        CHECK(miai_search_advance(s, &m, 1) == MIAI_OK);
+        run(s, 1000);
+        miai_search_get_info(s, &info);
+        CHECK(info.graph_bytes <= c.max_bytes);
+        miai_search_free(s);
+    }
+    free(state);
+    miai_game_free(hex);
+}
+
 static void reroot_keeps_child_statistics(void) {
     miai_game *ttt = NULL;
     miai_game_create("tictactoe", NULL, 0, &ttt);
@@ -479,8 +509,10 @@ static void bad_input_is_rejected(void) {
     CHECK(miai_search_create(ttt, NULL, &c, &s) == MIAI_EINVAL);
     CHECK(miai_search_create(ttt, state, NULL, &s) == MIAI_EINVAL);
     CHECK(miai_search_create(ttt, state, &c, NULL) == MIAI_EINVAL);
-    miai_search_config bad[7];
-    for (int i = 0; i < 7; i++) bad[i] = c;
+    miai_search_config bad[9];
+    for (int i = 0; i < 9; i++) bad[i] = c;
+    bad[7].max_bytes = 1000;
+    bad[8].flags = 4;
     bad[0].algorithm = 99;
     bad[1].mode = 2;
     bad[2].final_choice = 5;
@@ -488,7 +520,7 @@ static void bad_input_is_rejected(void) {
     bad[4].c = NAN;
     bad[5].c = -1.0;
     bad[6].params[3] = INFINITY;
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 9; i++) {
         CHECK(miai_search_create(ttt, state, &bad[i], &s) == MIAI_EINVAL);
         CHECK(s == NULL);
     }
@@ -543,6 +575,7 @@ int main(void) {
         {"simultaneous_search_is_decoupled", simultaneous_search_is_decoupled},
         {"three_players_take_the_win", three_players_take_the_win},
         {"node_budget_holds", node_budget_holds},
+        {"byte_budget_holds", byte_budget_holds},
         {"reroot_keeps_child_statistics", reroot_keeps_child_statistics},
         {"batch_splits_do_not_matter", batch_splits_do_not_matter},
         {"two_searches_in_two_threads", two_searches_in_two_threads},

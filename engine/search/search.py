@@ -25,6 +25,7 @@ MODES = {"tree": int(lib.MIAI_MODE_TREE), "dag": int(lib.MIAI_MODE_DAG)}
 BATCH_SECONDS = 0.05
 BATCH_ITERATIONS = 1 << 16
 MAX_NODES_LIMIT = 1 << 30
+MIN_BYTES = 64 * 1024
 NIL = 0xFFFFFFFF
 
 
@@ -87,8 +88,9 @@ class Search:
 
     Budget: ``iterations``, ``seconds`` or both (whichever ends first), given here or
     to :meth:`run`.  ``mode`` is ``"dag"`` (one node per position) or ``"tree"`` (no
-    transposition detection).  ``max_nodes`` bounds the graph: when it is full the
-    search keeps sampling without expanding.  ``role`` chooses whose moves are
+    transposition detection).  ``max_nodes`` bounds the graph, and ``max_bytes`` (an
+    extension: optional, >= 64 KiB) its memory (nodes, edges, table, links): when
+    either is full the search keeps sampling without expanding.  ``role`` chooses whose moves are
     reported at simultaneous roots (default: the role to move, or role 0).
     ``run`` may be stopped from another thread with :meth:`stop`; :meth:`result`
     called while a run is in progress returns the last batch's result.
@@ -105,6 +107,7 @@ class Search:
         max_nodes: int = 1_000_000,
         mode: str = "dag",
         role: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         if not isinstance(state, State):
             raise InvalidArgumentError(f"a Search needs a State, not {state!r}")
@@ -121,6 +124,14 @@ class Search:
         ):
             raise InvalidArgumentError(
                 f"max_nodes must be an int in [1, {MAX_NODES_LIMIT}], not {max_nodes!r}"
+            )
+        if max_bytes is not None and (
+            isinstance(max_bytes, bool)
+            or not isinstance(max_bytes, int)
+            or not MIN_BYTES <= max_bytes < 2**63
+        ):
+            raise InvalidArgumentError(
+                f"max_bytes must be None or an int >= {MIN_BYTES}, not {max_bytes!r}"
             )
         if mode not in MODES:
             raise InvalidArgumentError(f"mode must be 'dag' or 'tree', not {mode!r}")
@@ -143,6 +154,7 @@ class Search:
         cfg = ffi.new("miai_search_config *")
         cfg.mode = MODES[mode]
         cfg.max_nodes = max_nodes
+        cfg.max_bytes = max_bytes or 0
         cfg.seed = seed
         cfg.final_choice = lib.MIAI_FINAL_VISITS
         algorithm.configure(cfg)  # type: ignore[attr-defined]
@@ -301,6 +313,7 @@ class Search:
             "max_nodes": int(i.max_nodes),
             "refused": int(i.refused),
             "bytes_allocated": int(i.bytes_allocated),
+            "graph_bytes": int(i.graph_bytes),
             "bytes_per_edge": int(i.bytes_per_edge),
             "bytes_per_node": int(i.bytes_per_node),
             "seconds": float(i.seconds),
