@@ -17,7 +17,7 @@ from bots.base import Bot
 from bots.registry import make_bot, with_budget
 from bots.report import score_interval
 from engine import games
-from engine.errors import IllegalMoveError, InvalidArgumentError
+from engine.errors import IllegalMoveError, InvalidArgumentError, MiaiError
 from engine.games import Game, Move, State
 
 
@@ -215,3 +215,23 @@ def _score(result: MatchResult, seats: tuple[int, ...], record: GameRecord) -> N
                     stats.moves += 1
                     stats.iterations += its
                     stats.seconds += secs
+
+
+def replay(game: Game, moves: Sequence[str], start: State | None = None) -> State:
+    """The state after ``moves`` (texts as in a GameRecord: a simultaneous ply is one
+    move per role joined with ``+``), with an error naming the bad move."""
+    state = game.initial_state() if start is None else start.copy()
+    for i, text in enumerate(moves, 1):
+        try:
+            if state.to_move == games.SIMULTANEOUS:
+                parts = text.split("+")
+                if len(parts) != game.n_roles:
+                    raise InvalidArgumentError(
+                        f"a simultaneous ply needs {game.n_roles} moves joined by '+'"
+                    )
+                state.play_joint([state.parse_move(t, r) for r, t in enumerate(parts)])
+            else:
+                state.play(text)
+        except MiaiError as exc:
+            raise type(exc)(f"move {i} ({text!r}): {exc}") from None
+    return state

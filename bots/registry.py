@@ -77,19 +77,20 @@ def with_budget(spec: str | BotSpec, *, iterations: int | None = None,
 
 def make_bot(spec: str | BotSpec, game: Game, *, seed: int | None = None) -> Bot:
     """The bot named by ``spec`` for ``game``; ``seed`` is used when the spec has none."""
-    parsed = resolve(spec)
-    if seed is not None and "seed" not in parsed.params:
-        parsed = parsed.with_params(seed=seed)
-    entry = BOTS.get(parsed.name)
+    resolved = resolve(spec)
+    seeded = resolved
+    if seed is not None and "seed" not in resolved.params:
+        seeded = resolved.with_params(seed=seed)
+    entry = BOTS.get(resolved.name)
     if entry is not None:
-        return entry.factory(parsed, game)
-    return _make_search_bot(parsed, game)
+        return entry.factory(seeded, game)
+    return _make_search_bot(seeded, resolved, game)
 
 
-def _make_search_bot(spec: BotSpec, game: Game) -> Bot:
+def _make_search_bot(seeded: BotSpec, spec: BotSpec, game: Game) -> Bot:
     known = ", ".join(sorted({*BOTS, *PRESETS}))
     try:
-        return make_search_bot(spec, game)
+        return make_search_bot(seeded, game)
     except ImportError:
         raise UnknownNameError(
             f"unknown bot {spec.name!r} in spec {spec.text!r} (bots: {known}; search "
