@@ -155,9 +155,29 @@ def seats_for(game_index: int, n_roles: int) -> tuple[int, ...]:
     return tuple((role - game_index) % n_roles for role in range(n_roles))
 
 
+def make_players(game: Game, specs: Sequence[str], *, seed: int = 0,
+                 iterations: int | None = None, seconds: float | None = None) -> list[Bot]:
+    """One bot per spec for a match: ``iterations`` / ``seconds`` replace the per-move
+    budget of every spec that takes one; ``seed`` seeds the bots whose spec has none
+    (player ``p`` gets a seed of its own derived from it)."""
+    if len(specs) != game.n_roles:
+        raise InvalidArgumentError(
+            f"{game.spec} has {game.n_roles} roles: give {game.n_roles} players, "
+            f"not {len(specs)}"
+        )
+    return [_make_player(game, spec, p, seed, iterations, seconds)
+            for p, spec in enumerate(specs)]
+
+
+def _make_player(game: Game, spec: str, index: int, seed: int, iterations: int | None,
+                 seconds: float | None) -> Bot:
+    budgeted = with_budget(spec, iterations=iterations, seconds=seconds)
+    return make_bot(budgeted, game, seed=seed + 1_000_003 * index)
+
+
 def play_match(
     game: Game,
-    specs: Sequence[str],
+    players: Sequence[str | Bot],
     n_games: int,
     *,
     seed: int = 0,
@@ -166,19 +186,19 @@ def play_match(
     on_game: GameCallback | None = None,
     on_ply: PlyCallback | None = None,
 ) -> MatchResult:
-    """``n_games`` games between the players ``specs`` (one per role); ``iterations``
-    / ``seconds`` replace the per-move budget in every spec that takes one; ``seed``
-    seeds every bot whose spec has no seed of its own."""
-    if len(specs) != game.n_roles:
+    """``n_games`` games between ``players`` (one per role): bot specs, built with
+    :func:`make_players` (``seed``, ``iterations``, ``seconds`` apply to those), or bots.
+    Every bot is closed at the end."""
+    if len(players) != game.n_roles:
         raise InvalidArgumentError(
             f"{game.spec} has {game.n_roles} roles: give {game.n_roles} players, "
-            f"not {len(specs)}"
+            f"not {len(players)}"
         )
     if n_games < 1:
         raise InvalidArgumentError(f"the number of games must be >= 1, not {n_games}")
-    budgeted = [with_budget(s, iterations=iterations, seconds=seconds) for s in specs]
     bots = [
-        make_bot(spec, game, seed=seed + 1_000_003 * p) for p, spec in enumerate(budgeted)
+        _make_player(game, p, i, seed, iterations, seconds) if isinstance(p, str) else p
+        for i, p in enumerate(players)
     ]
     result = MatchResult(game.spec, [PlayerStats(b.spec) for b in bots])
     try:

@@ -66,7 +66,7 @@ def player_specs(args: argparse.Namespace, n_roles: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from bots.match import GameRecord, MatchResult, PlyRecord, play_match
+    from bots.match import GameRecord, MatchResult, PlyRecord, make_players, play_match, seats_for
 
     game = games.create_from_spec(args.game)
     specs = player_specs(args, game.n_roles)
@@ -76,14 +76,25 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgumentError("--iterations must be at least 1")
     if args.seconds is not None and not (args.seconds > 0 and math.isfinite(args.seconds)):
         raise InvalidArgumentError("--seconds must be a positive number")
+    bots = make_players(game, specs, seed=args.seed, iterations=args.iterations,
+                        seconds=args.seconds)
 
     bar = tqdm(total=args.games, desc=f"selfplay {game.spec}", unit="game",
                file=sys.stderr, disable=args.quiet or args.show, leave=False)
     record_file = open(args.record, "w") if args.record else None  # noqa: SIM115
 
+    progress = {"games_done": 0, "game_shown": -1}
+
     def on_ply(state: games.State, ply: PlyRecord) -> None:
         if not args.show:
             return
+        g = progress["games_done"]
+        if progress["game_shown"] != g:
+            progress["game_shown"] = g
+            seats = seats_for(g, game.n_roles)
+            who = ", ".join(f"role {r}: {bots[p].spec}" for r, p in enumerate(seats))
+            print(f"game {g + 1}: {who}")
+            print(game.initial_state().render())
         moves = ", ".join(f"role {r} {m}" for r, m in zip(ply.roles, ply.moves, strict=True))
         its = sum(ply.iterations)
         info = f"  ({its} iterations, {sum(ply.seconds):.2f} s)" if its else ""
@@ -91,27 +102,21 @@ def run(args: argparse.Namespace) -> int:
         print(state.render())
 
     def on_game(index: int, record: GameRecord, result: MatchResult) -> None:
+        progress["games_done"] = index + 1
         if record_file is not None:
             record_file.write(json.dumps(record.to_dict()) + "\n")
             record_file.flush()
         if args.show:
             rewards = " ".join(f"{r:g}" for r in record.rewards)
-            print(f"game {index + 1} over: rewards {rewards} "
-                  f"({', '.join(record.players)})\n")
+            print(f"game {index + 1} over: rewards {rewards}\n")
         bar.set_postfix_str(" ".join(f"p{i + 1}={p.score:g}"
                                      for i, p in enumerate(result.players)),
                            refresh=False)
         bar.update(1)
 
-    if args.show:
-        start = game.initial_state()
-        print(f"{game.spec}: " + " vs ".join(specs))
-        print(start.render())
     t0 = time.perf_counter()
     try:
-        result = play_match(game, specs, args.games, seed=args.seed,
-                            iterations=args.iterations, seconds=args.seconds,
-                            on_game=on_game, on_ply=on_ply)
+        result = play_match(game, bots, args.games, on_game=on_game, on_ply=on_ply)
     finally:
         bar.close()
         if record_file is not None:
