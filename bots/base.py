@@ -66,7 +66,8 @@ class BaseBot:
 
     def game_seed(self) -> int:
         """The seed of the current game (the bot's seed for the first one)."""
-        return (self.seed + 0x9E3779B97F4A7C15 * self._games_started) % (SEED_MAX + 1)
+        index = max(0, self._games_started - 1)
+        return (self.seed + 0x9E3779B97F4A7C15 * index) % (SEED_MAX + 1)
 
     def choose(self, state: State, role: int | None = None) -> Move:
         raise StateError(f"bot {self.spec!r} cannot choose a move")

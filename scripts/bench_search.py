@@ -86,10 +86,16 @@ def rss_bytes() -> int:
     return 0
 
 
-def raw_playouts_per_s(state: games.State, n: int) -> float:
+def raw_playouts_per_s(state: games.State, n: int, min_seconds: float) -> float:
+    """Batches of ``n`` playouts until ``min_seconds`` have passed (at least one)."""
+    done, seed = 0, 12345
     t0 = time.perf_counter()
-    playout_run(state, n, 12345)
-    return n / max(time.perf_counter() - t0, 1e-9)
+    while True:
+        playout_run(state, n, seed)
+        done, seed = done + n, seed + 1
+        elapsed = time.perf_counter() - t0
+        if elapsed >= min_seconds:
+            return done / max(elapsed, 1e-9)
 
 
 def openspiel_game(game: games.Game) -> tuple[str, dict[str, Any]] | None:
@@ -107,7 +113,8 @@ def openspiel_game(game: games.Game) -> tuple[str, dict[str, Any]] | None:
     return name, params
 
 
-def openspiel_sims_per_s(game: games.Game, sims: int) -> tuple[float | None, str]:
+def openspiel_sims_per_s(game: games.Game, sims: int,
+                         min_seconds: float) -> tuple[float | None, str]:
     try:
         import pyspiel
     except ImportError:
@@ -123,9 +130,13 @@ def openspiel_sims_per_s(game: games.Game, sims: int) -> tuple[float | None, str
     evaluator = pyspiel.RandomRolloutEvaluator(1, 7)
     bot = pyspiel.MCTSBot(os_game, evaluator, 2.0, sims, 4000, False, 7, False)
     state = os_game.new_initial_state()
+    done = 0
     t0 = time.perf_counter()
-    root = bot.mcts_search(state)
-    return root.explore_count / max(time.perf_counter() - t0, 1e-9), ""
+    while True:  # fresh searches of `sims` simulations until min_seconds have passed
+        done += bot.mcts_search(state).explore_count
+        elapsed = time.perf_counter() - t0
+        if elapsed >= min_seconds:
+            return done / max(elapsed, 1e-9), ""
 
 
 def search_api() -> Any | None:
@@ -137,7 +148,9 @@ def search_api() -> Any | None:
 
 
 def measure_search(search: Any, state: games.State, spec_text: str, iterations: int,
-                   row: Row) -> None:
+                   min_seconds: float, row: Row) -> None:
+    """Fresh searches of ``iterations`` until ``min_seconds`` have passed; memory and
+    nodes from the first."""
     spec = parse_spec(spec_text)
     budget, algo_params = spec.split(SEARCH_KEYS)
     plain = BotSpec(spec.name, budget)
@@ -145,15 +158,23 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
     n = plain.get_int("iterations", iterations, minimum=1)
     gc.collect()
     rss0 = rss_bytes()
-    s = search.Search(state.copy(), algorithm, seed=plain.get_int("seed", 0),
-                      max_nodes=plain.get_int("nodes", 1_000_000, minimum=1),
-                      mode=plain.get_choice("mode", ("dag", "tree"), "dag"))
-    t0 = time.perf_counter()
-    result = s.run(iterations=n)
-    wall = time.perf_counter() - t0
-    rss1 = rss_bytes()
-    row.iterations = int(result.iterations)
-    row.iterations_per_s = result.iterations / max(wall, 1e-9)
+    seed = plain.get_int("seed", 0)
+    max_nodes = plain.get_int("nodes", 1_000_000, minimum=1)
+    mode = plain.get_choice("mode", ("dag", "tree"), "dag")
+    done, wall, first = 0, 0.0, None
+    while first is None or wall < min_seconds:
+        s = search.Search(state.copy(), algorithm, seed=seed, max_nodes=max_nodes, mode=mode)
+        t0 = time.perf_counter()
+        result = s.run(iterations=n)
+        wall += time.perf_counter() - t0
+        done += int(result.iterations)
+        seed += 1
+        if first is None:
+            first, rss1 = result, rss_bytes()
+        del s
+    result = first
+    row.iterations = done
+    row.iterations_per_s = done / max(wall, 1e-9)
     row.nodes = int(result.nodes)
     extra = dict(getattr(result, "extra", {}) or {})
     edges = extra.get("edges")
@@ -163,6 +184,8 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
     elif "bytes" in extra and edges:
         row.bytes_per_edge = float(extra["bytes"]) / float(edges)
         row.memory_source = "search"
+    if row.memory_source == "search" and "bytes_per_node" in extra:
+        row.bytes_per_node = float(extra["bytes_per_node"])
     else:
         grown = max(0, rss1 - rss0)
         row.memory_source = "rss"
@@ -173,14 +196,14 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
 
 
 def bench(game_specs: list[str], algorithms: list[str], iterations: int, playouts: int,
-          os_sims: int) -> list[Row]:
+          os_sims: int, min_seconds: float = 0.0) -> list[Row]:
     search = search_api()
     rows: list[Row] = []
     for game_spec in game_specs:
         game = games.create_from_spec(game_spec)
         state = game.initial_state()
-        pps = raw_playouts_per_s(state, playouts)
-        os_rate, os_note = openspiel_sims_per_s(game, os_sims)
+        pps = raw_playouts_per_s(state, playouts, min_seconds)
+        os_rate, os_note = openspiel_sims_per_s(game, os_sims, min_seconds)
         first_rate: float | None = None
         for algo in algorithms:
             row = Row(game.spec, algo, playouts_per_s=pps, openspiel_sims_per_s=os_rate)
@@ -188,7 +211,7 @@ def bench(game_specs: list[str], algorithms: list[str], iterations: int, playout
             if search is None:
                 notes.append("engine.search missing")
             else:
-                measure_search(search, state, algo, iterations, row)
+                measure_search(search, state, algo, iterations, min_seconds, row)
             if row.iterations_per_s is not None:
                 row.tree_overhead = 1.0 - row.iterations_per_s / pps
                 if os_rate:
@@ -242,10 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--algorithms", nargs="+", default=["uct"], metavar="SPEC",
                    help="search algorithms as bot specs (default uct); the first is the "
                    "baseline of the 'rel' column")
-    p.add_argument("--iterations", type=int, default=20000, help="MCTS iterations per run")
+    p.add_argument("--iterations", type=int, default=20000,
+                   help="MCTS iterations per search (repeated for --min-seconds)")
     p.add_argument("--playouts", type=int, default=20000, help="raw playouts per game")
     p.add_argument("--openspiel-sims", type=int, default=2000,
-                   help="OpenSpiel MCTS simulations per game")
+                   help="OpenSpiel MCTS simulations per search (repeated for --min-seconds)")
+    p.add_argument("--min-seconds", type=float, default=0.5,
+                   help="time each measurement for at least this long (default 0.5)")
     p.add_argument("--quick", action="store_true",
                    help="tiny budgets (a smoke test, not a measurement)")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
@@ -253,9 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.quick:
         args.iterations, args.playouts, args.openspiel_sims = 200, 200, 20
+        args.min_seconds = 0.0
     game_specs = args.games or sorted(games.available())
     rows = bench(game_specs, args.algorithms, args.iterations, args.playouts,
-                 args.openspiel_sims)
+                 args.openspiel_sims, args.min_seconds)
     print(format_table(rows))
     print(f"targets: >= {TARGET_SPEEDUP:g}x OpenSpiel, overhead < {TARGET_OVERHEAD:.0%}, "
           f"<= {TARGET_BYTES_PER_EDGE:g} B/edge")

@@ -514,3 +514,22 @@ def test_uct_beats_random(name: str, games_n: int, iterations: int, minimum: flo
     result = play_match(game, [f"uct:c=0.5,iterations={iterations}", "random"], games_n,
                         seed=5)
     assert result.players[0].score >= minimum
+
+
+def test_each_game_of_a_bot_has_its_own_reproducible_stream() -> None:
+    game = games.create("tictactoe")
+    state = game.initial_state()
+
+    def first_moves(bot: Bot, n_games: int) -> list[int]:
+        out = []
+        for _ in range(n_games):
+            bot.reset(game)
+            out.append(bot.choose(state))
+        return out
+
+    moves = first_moves(make_bot("random:seed=5", game), 12)
+    assert moves == first_moves(make_bot("random:seed=5", game), 12)
+    assert len(set(moves)) > 1  # not the same stream every game
+    fresh = make_bot("random:seed=5", game)
+    fresh.reset(game)
+    assert fresh.choose(state) == random.Random(5).choice(state.legal_moves())

@@ -216,3 +216,10 @@ def test_bench_search_quick_runs() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "playout/s" in proc.stdout and "tictactoe" in proc.stdout
+
+
+def test_bots_lists_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "bots")
+    assert code == 0
+    listed = {line.split()[0] for line in out.splitlines() if line and not line[0].isspace()}
+    assert {"random", "mc"} <= listed

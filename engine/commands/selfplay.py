@@ -23,6 +23,9 @@ see docs/cli.md"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    b = sub.add_parser("bots", help="list the bots and how to write a bot spec")
+    b.set_defaults(run=run_bots)
+
     p = sub.add_parser(
         "selfplay", help="play a match between bots and print the score",
         epilog=BOT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -45,6 +48,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write every game as one JSON line to FILE")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
+
+
+def run_bots(args: argparse.Namespace) -> int:
+    from bots.registry import describe
+
+    for name, summary in describe():
+        print(f"{name:10s} {summary}")
+    try:
+        import engine.search  # noqa: F401
+    except ImportError:
+        print("(search algorithms: unavailable, engine.search is not built)")
+    else:
+        print("any search algorithm of engine.search, e.g. uct:c=0.5,iterations=2000")
+    print()
+    print(BOT_HELP)
+    return 0
 
 
 def player_specs(args: argparse.Namespace, n_roles: int) -> list[str]:
