@@ -533,3 +533,20 @@ def test_each_game_of_a_bot_has_its_own_reproducible_stream() -> None:
     fresh = make_bot("random:seed=5", game)
     fresh.reset(game)
     assert fresh.choose(state) == random.Random(5).choice(state.legal_moves())
+
+
+def test_search_bot_at_simultaneous_states_searches_for_its_role() -> None:
+    from stub_games import PenniesGame
+
+    from bots import play_game
+
+    FakeSearch.made.clear()
+    game = PenniesGame()
+    bot = fake_bot("fake:iterations=4", game)  # type: ignore[arg-type]
+    other = make_bot("random", game, seed=3)  # type: ignore[arg-type]
+    record = play_game(game, [other, bot])  # type: ignore[arg-type]
+    (search,) = FakeSearch.made
+    assert search.kwargs["role"] == 1
+    # Re-rooted with the joint moves of the first two rounds (the third ends the game).
+    joint = [[search.state.parse_move(t) for t in m.split("+")] for m in record.moves]
+    assert search.advanced == joint[:2]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from stub_games import PenniesGame
 
 from bots import play_game, play_match
 from bots.base import BaseBot
@@ -143,3 +144,26 @@ def test_budget_overrides_reach_the_bots() -> None:
     assert result.players[0].spec.startswith("mc:iterations=18")
     first_ply = result.records[0].plies[0]
     assert first_ply.iterations == (18,)  # 9 legal moves x 2 playouts
+
+
+def test_simultaneous_plies_ask_every_role_and_play_joint_moves() -> None:
+    game = PenniesGame()
+    a, b = ScriptedBot(game, "a"), ScriptedBot(game, "b")  # type: ignore[arg-type]
+    record = play_game(game, [a, b])  # type: ignore[arg-type]
+    assert [p.roles for p in record.plies] == [(0, 1)] * 3
+    assert record.moves == ["heads+heads"] * 3
+    assert record.rewards == (1.0, 0.0)
+    assert a.observed == [(bytes([0, 0] * i), [0, 0]) for i in range(3)]
+    assert replay(game, record.moves).rewards() == record.rewards  # type: ignore[arg-type]
+
+
+def test_random_bots_play_a_simultaneous_match() -> None:
+    from bots import make_bot
+
+    game = PenniesGame()
+    bots = [make_bot("random", game, seed=s) for s in (1, 2)]  # type: ignore[arg-type]
+    result = play_match(game, bots, 6)  # type: ignore[arg-type]
+    assert sum(p.score for p in result.players) == pytest.approx(6)
+    moves = {m for rec in result.records for m in rec.moves}
+    assert moves <= {"heads+heads", "heads+tails", "tails+heads", "tails+tails"}
+    assert len(moves) > 1
