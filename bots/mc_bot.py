@@ -62,24 +62,24 @@ class MonteCarloBot(BaseBot):
         self._report = self._make_report(state, me, arms, best, start)
         return best.move
 
-    def _per_move_cap(self, n_moves: int) -> int:
-        caps = [math.inf]
+    def _per_move_cap(self, n_moves: int) -> int | None:
+        """Playouts per move allowed by the count budgets (None: only a time limit)."""
+        caps = []
         if self.playouts is not None:
             caps.append(self.playouts)
         if self.iterations is not None:
             caps.append(max(1, self.iterations // n_moves))
-        cap = min(caps)
-        return int(cap) if math.isfinite(cap) else -1
+        return min(caps) if caps else None
 
     def _sample(self, state: State, me: int, arms: list[_Arm], start: float) -> None:
         cap = self._per_move_cap(len(arms))
-        batch = TIME_BATCH if (self.seconds is not None or cap < 0) else max(1, cap)
+        batch = TIME_BATCH if (self.seconds is not None or cap is None) else cap
         while True:
             for arm in arms:
-                n = batch if cap < 0 else min(batch, cap - arm.n)
+                n = batch if cap is None else min(batch, cap - arm.n)
                 if n > 0:
                     self._playouts(state, me, arm, n)
-            done_by_count = cap >= 0 and all(a.n >= cap for a in arms)
+            done_by_count = cap is not None and all(a.n >= cap for a in arms)
             out_of_time = (
                 self.seconds is not None and time.perf_counter() - start >= self.seconds
             )

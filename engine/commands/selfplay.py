@@ -98,9 +98,12 @@ def run(args: argparse.Namespace) -> int:
     bots = make_players(game, specs, seed=args.seed, iterations=args.iterations,
                         seconds=args.seconds)
 
+    try:
+        record_file = open(args.record, "w") if args.record else None  # noqa: SIM115
+    except OSError as exc:
+        raise InvalidArgumentError(f"--record {args.record}: {exc.strerror}") from None
     bar = tqdm(total=args.games, desc=f"selfplay {game.spec}", unit="game",
                file=sys.stderr, disable=args.quiet or args.show, leave=False)
-    record_file = open(args.record, "w") if args.record else None  # noqa: SIM115
 
     progress = {"games_done": 0, "game_shown": -1}
 
