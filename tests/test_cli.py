@@ -77,6 +77,8 @@ def test_selfplay_record_file_replays(tmp_path: Path,
         (["--players", "random", "random", "--player1", "random"], "either"),
         (["--player1", "random", "--player2", "mc:playouts=x"], "playouts=x"),
         (["--player1", "random", "--player2", "uct:"], "uct:"),
+        (["--players", "random", "random", "--record", "/nonexistent/dir/g.jsonl"],
+         "--record"),
     ],
 )
 def test_selfplay_errors_are_messages(capsys: pytest.CaptureFixture[str], argv: list[str],
