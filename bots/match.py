@@ -223,12 +223,9 @@ def _score(result: MatchResult, seats: tuple[int, ...], record: GameRecord) -> N
         others = [r for i, r in enumerate(record.rewards) if i != role]
         stats.games += 1
         stats.score += mine
-        if others and mine > max(others):
-            stats.wins += 1
-        elif others and mine < max(others):
-            stats.losses += 1
-        else:
-            stats.draws += 1
+        stats.wins += _outcome(mine, others) > 0
+        stats.losses += _outcome(mine, others) < 0
+        stats.draws += _outcome(mine, others) == 0
         for ply in record.plies:
             for mover, its, secs in zip(ply.roles, ply.iterations, ply.seconds, strict=True):
                 if mover == role:
@@ -255,3 +252,12 @@ def replay(game: Game, moves: Sequence[str], start: State | None = None) -> Stat
         except MiaiError as exc:
             raise type(exc)(f"move {i} ({text!r}): {exc}") from None
     return state
+
+
+def _outcome(mine: float, others: list[float]) -> int:
+    """+1 win, 0 draw, -1 loss: against the best other role; in a one-role game, a win
+    is the top reward (1) and a loss the bottom one (0)."""
+    if others:
+        best = max(others)
+        return (mine > best) - (mine < best)
+    return (mine >= 1.0) - (mine <= 0.0)

@@ -240,7 +240,7 @@ def _num(v: float | None, fmt: str) -> str:
 
 
 def format_table(rows: list[Row]) -> str:
-    head = (f"{'game':16s} {'algorithm':18s} {'iter/s':>10s} {'playout/s':>10s} "
+    head = (f"{'game':20s} {'algorithm':18s} {'iter/s':>10s} {'playout/s':>10s} "
             f"{'overhead':>8s} {'OS sim/s':>9s} {'xOS':>6s} {'rel':>5s} {'nodes':>8s} "
             f"{'B/edge':>7s} {'B/node':>7s}  notes")
     lines = [head]
@@ -248,7 +248,7 @@ def format_table(rows: list[Row]) -> str:
         notes = "; ".join(filter(None, [r.note, *misses(r)]))
         mem = f" ({r.memory_source})" if r.memory_source else ""
         lines.append(
-            f"{r.game:16s} {r.algorithm:18s} {_num(r.iterations_per_s, '10,.0f'):>10s} "
+            f"{r.game:20s} {r.algorithm:18s} {_num(r.iterations_per_s, '10,.0f'):>10s} "
             f"{_num(r.playouts_per_s, '10,.0f'):>10s} {_num(r.tree_overhead, '8.0%'):>8s} "
             f"{_num(r.openspiel_sims_per_s, '9,.0f'):>9s} "
             f"{_num(r.speedup_vs_openspiel, '6.1f'):>6s} "
@@ -268,8 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=20000,
                    help="MCTS iterations per search (repeated for --min-seconds)")
     p.add_argument("--playouts", type=int, default=20000, help="raw playouts per game")
-    p.add_argument("--openspiel-sims", type=int, default=2000,
-                   help="OpenSpiel MCTS simulations per search (repeated for --min-seconds)")
+    p.add_argument("--openspiel-sims", type=int,
+                   help="OpenSpiel MCTS simulations per search (default: --iterations, so "
+                   "both trees reach the same size; repeated for --min-seconds)")
     p.add_argument("--min-seconds", type=float, default=0.5,
                    help="time each measurement for at least this long (default 0.5)")
     p.add_argument("--quick", action="store_true",
@@ -278,8 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = p.parse_args(argv)
     if args.quick:
-        args.iterations, args.playouts, args.openspiel_sims = 200, 200, 20
-        args.min_seconds = 0.0
+        args.iterations, args.playouts, args.min_seconds = 200, 200, 0.0
+    if args.openspiel_sims is None:
+        args.openspiel_sims = args.iterations
     game_specs = args.games or sorted(games.available())
     rows = bench(game_specs, args.algorithms, args.iterations, args.playouts,
                  args.openspiel_sims, args.min_seconds)

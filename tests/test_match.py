@@ -167,3 +167,12 @@ def test_random_bots_play_a_simultaneous_match() -> None:
     moves = {m for rec in result.records for m in rec.moves}
     assert moves <= {"heads+heads", "heads+tails", "tails+heads", "tails+tails"}
     assert len(moves) > 1
+
+
+def test_outcomes_against_the_best_rival_or_the_reward_range() -> None:
+    from bots.match import _outcome
+
+    assert _outcome(1.0, [0.0]) == 1 and _outcome(0.0, [1.0]) == -1
+    assert _outcome(0.5, [0.5]) == 0
+    assert _outcome(0.5, [0.2, 0.7]) == -1 and _outcome(0.8, [0.2, 0.7]) == 1
+    assert _outcome(1.0, []) == 1 and _outcome(0.0, []) == -1 and _outcome(0.6, []) == 0

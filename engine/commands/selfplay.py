@@ -160,7 +160,7 @@ def elo_difference(score: float) -> float:
 def format_result(result: Any, seconds: float) -> str:
     n_games = len(result.records)
     lines = [f"{result.game}: {n_games} game{'s' if n_games != 1 else ''} "
-             f"in {seconds:.1f} s; score = sum of rewards (a draw is 1/2)"]
+             f"in {seconds:.2f} s; score = sum of rewards (a draw is 1/2)"]
     lines.append(f"{'player':8s} {'score':>7s} {'W':>4s} {'D':>4s} {'L':>4s} "
                  f"{'mean':>6s} {'95% CI':>15s} {'it/move':>9s} {'s/move':>7s}  spec")
     for i, p in enumerate(result.players):
