@@ -285,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     game_specs = args.games or sorted(games.available())
     rows = bench(game_specs, args.algorithms, args.iterations, args.playouts,
                  args.openspiel_sims, args.min_seconds)
+    if args.quick:
+        print("--quick: a smoke test with tiny budgets; the figures mean nothing")
     print(format_table(rows))
     print(f"targets: >= {TARGET_SPEEDUP:g}x OpenSpiel, overhead < {TARGET_OVERHEAD:.0%}, "
           f"<= {TARGET_BYTES_PER_EDGE:g} B/edge")
