@@ -9,9 +9,10 @@ bot specs; default ``uct``) this measures, in one process and one run:
     ``tree overhead = 1 - (iterations/s) / (playouts/s)`` shows the cost of the tree;
   * OpenSpiel's C++ MCTS (``pyspiel.MCTSBot`` with a one-rollout random evaluator) on
     the same game with the same parameters, in simulations per second;
-  * memory: bytes per edge when the search reports it (``SearchResult.extra``:
-    ``bytes_per_edge``, or ``bytes`` and ``edges``); otherwise the process RSS growth
-    during the search divided by the nodes (and edges, when reported) it created;
+  * memory: bytes per edge (and node) when the search reports it
+    (``SearchResult.extra``: ``bytes_per_edge``, or ``bytes`` and ``edges``); always the
+    process RSS growth during the first search divided by the nodes it created (a
+    check on the reported figure; coarse for small searches);
   * with several algorithms, iterations/s relative to the first one (plain UCT).
 
 Targets (issue "Search core"): >= 10x OpenSpiel's simulations/s, tree overhead < 35%,
@@ -72,6 +73,7 @@ class Row:
     nodes: int | None = None
     bytes_per_edge: float | None = None
     bytes_per_node: float | None = None
+    rss_bytes_per_node: float | None = None  # measured, whatever the search reports
     memory_source: str = ""
     note: str = ""
 
@@ -176,6 +178,9 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
     row.iterations = done
     row.iterations_per_s = done / max(wall, 1e-9)
     row.nodes = int(result.nodes)
+    grown = max(0, rss1 - rss0)
+    if row.nodes:
+        row.rss_bytes_per_node = grown / row.nodes
     extra = dict(getattr(result, "extra", {}) or {})
     edges = extra.get("edges")
     if "bytes_per_edge" in extra:
@@ -184,15 +189,12 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
     elif "bytes" in extra and edges:
         row.bytes_per_edge = float(extra["bytes"]) / float(edges)
         row.memory_source = "search"
-    if row.memory_source == "search" and "bytes_per_node" in extra:
-        row.bytes_per_node = float(extra["bytes_per_node"])
     else:
-        grown = max(0, rss1 - rss0)
         row.memory_source = "rss"
-        if row.nodes:
-            row.bytes_per_node = grown / row.nodes
         if edges:
             row.bytes_per_edge = grown / float(edges)
+    if row.memory_source == "search" and "bytes_per_node" in extra:
+        row.bytes_per_node = float(extra["bytes_per_node"])
 
 
 def bench(game_specs: list[str], algorithms: list[str], iterations: int, playouts: int,
@@ -242,19 +244,19 @@ def _num(v: float | None, fmt: str) -> str:
 def format_table(rows: list[Row]) -> str:
     head = (f"{'game':20s} {'algorithm':18s} {'iter/s':>10s} {'playout/s':>10s} "
             f"{'overhead':>8s} {'OS sim/s':>9s} {'xOS':>6s} {'rel':>5s} {'nodes':>8s} "
-            f"{'B/edge':>7s} {'B/node':>7s}  notes")
+            f"{'B/edge':>7s} {'B/node':>7s} {'RSS/node':>8s}  notes")
     lines = [head]
     for r in rows:
-        notes = "; ".join(filter(None, [r.note, *misses(r)]))
-        mem = f" ({r.memory_source})" if r.memory_source else ""
+        mem = f"B/edge from {r.memory_source}" if r.memory_source else ""
+        notes = "; ".join(filter(None, [mem, r.note, *misses(r)]))
         lines.append(
             f"{r.game:20s} {r.algorithm:18s} {_num(r.iterations_per_s, '10,.0f'):>10s} "
             f"{_num(r.playouts_per_s, '10,.0f'):>10s} {_num(r.tree_overhead, '8.0%'):>8s} "
             f"{_num(r.openspiel_sims_per_s, '9,.0f'):>9s} "
             f"{_num(r.speedup_vs_openspiel, '6.1f'):>6s} "
             f"{_num(r.relative_to_first, '5.2f'):>5s} {_num(r.nodes, '8d'):>8s} "
-            f"{_num(r.bytes_per_edge, '7.1f'):>7s} {_num(r.bytes_per_node, '7.1f'):>7s}"
-            f"{mem}  {notes}"
+            f"{_num(r.bytes_per_edge, '7.1f'):>7s} {_num(r.bytes_per_node, '7.1f'):>7s} "
+            f"{_num(r.rss_bytes_per_node, '8.1f'):>8s}  {notes}"
         )
     return "\n".join(lines)
 
