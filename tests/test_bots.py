@@ -550,3 +550,14 @@ def test_search_bot_at_simultaneous_states_searches_for_its_role() -> None:
     # Re-rooted with the joint moves of the first two rounds (the third ends the game).
     joint = [[search.state.parse_move(t) for t in m.split("+")] for m in record.moves]
     assert search.advanced == joint[:2]
+
+
+@needs_search
+def test_seeded_search_bots_are_deterministic() -> None:
+    game = games.create("tictactoe")
+    specs = ["uct:iterations=100", "uct:iterations=100,c=1.2,mode=tree"]
+    a = play_match(game, specs, 4, seed=21)
+    b = play_match(game, specs, 4, seed=21)
+    assert [r.moves for r in a.records] == [r.moves for r in b.records]
+    assert [[p.iterations for p in r.plies] for r in a.records] == \
+        [[p.iterations for p in r.plies] for r in b.records]
