@@ -11,7 +11,7 @@ bot specs; default ``uct``) this measures, in one process and one run:
     the same game with the same parameters, in simulations per second;
   * memory: bytes per edge (and node) when the search reports it
     (``SearchResult.extra``: ``bytes_per_edge``, or ``bytes`` and ``edges``); always the
-    process RSS growth during the first search divided by the nodes it created (a
+    RSS growth of one search in a fresh process divided by the nodes it created (a
     check on the reported figure; coarse for small searches);
   * with several algorithms, iterations/s relative to the first one (plain UCT).
 
@@ -27,6 +27,7 @@ import argparse
 import gc
 import json
 import math
+import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -149,38 +150,67 @@ def search_api() -> Any | None:
     return search
 
 
-def measure_search(search: Any, state: games.State, spec_text: str, iterations: int,
-                   min_seconds: float, row: Row) -> None:
-    """Fresh searches of ``iterations`` until ``min_seconds`` have passed; memory and
-    nodes from the first."""
+def new_search(search: Any, state: games.State, spec_text: str, seed_offset: int = 0
+               ) -> tuple[Any, int]:
+    """A search of ``state`` configured by a bot spec, and its iterations key (0: none)."""
     spec = parse_spec(spec_text)
     budget, algo_params = spec.split(SEARCH_KEYS)
     plain = BotSpec(spec.name, budget)
     algorithm = search.algorithm_from_spec(spec.name, dict(algo_params))
-    n = plain.get_int("iterations", iterations, minimum=1)
+    s = search.Search(
+        state.copy(), algorithm, seed=(plain.get_int("seed", 0) or 0) + seed_offset,
+        max_nodes=plain.get_int("nodes", 1_000_000, minimum=1),
+        mode=plain.get_choice("mode", ("dag", "tree"), "dag"),
+    )
+    return s, plain.get_int("iterations", 0, minimum=1) or 0
+
+
+def probe_memory(game_spec: str, spec_text: str, iterations: int) -> None:
+    """(--probe) In a fresh process: RSS growth of one search, as JSON on stdout."""
+    import engine.search as search
+
+    state = games.create_from_spec(game_spec).initial_state()
+    s, _ = new_search(search, state, spec_text)
     gc.collect()
     rss0 = rss_bytes()
-    seed = plain.get_int("seed", 0)
-    max_nodes = plain.get_int("nodes", 1_000_000, minimum=1)
-    mode = plain.get_choice("mode", ("dag", "tree"), "dag")
+    result = s.run(iterations=iterations)
+    print(json.dumps({"grown": max(0, rss_bytes() - rss0), "nodes": int(result.nodes)}))
+
+
+def rss_probe(game_spec: str, spec_text: str, iterations: int) -> tuple[int, int]:
+    """(RSS growth in bytes, nodes) of one search in a fresh process, where the
+    allocator holds no freed memory of earlier searches; (0, 0) if the probe fails."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--probe", game_spec, spec_text, str(iterations)],
+        capture_output=True, text=True, timeout=600,
+    )
+    if proc.returncode != 0:
+        return 0, 0
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return int(out["grown"]), int(out["nodes"])
+
+
+def measure_search(search: Any, state: games.State, spec_text: str, iterations: int,
+                   min_seconds: float, row: Row) -> None:
+    """Fresh searches of ``iterations`` (unless the spec sets them) until
+    ``min_seconds`` have passed; nodes and memory from the first."""
     done, wall, first = 0, 0.0, None
     while first is None or wall < min_seconds:
-        s = search.Search(state.copy(), algorithm, seed=seed, max_nodes=max_nodes, mode=mode)
+        s, n = new_search(search, state, spec_text, seed_offset=done)
+        n = n or iterations
         t0 = time.perf_counter()
         result = s.run(iterations=n)
         wall += time.perf_counter() - t0
         done += int(result.iterations)
-        seed += 1
         if first is None:
-            first, rss1 = result, rss_bytes()
-        del s
+            first = result
     result = first
     row.iterations = done
     row.iterations_per_s = done / max(wall, 1e-9)
     row.nodes = int(result.nodes)
-    grown = max(0, rss1 - rss0)
-    if row.nodes:
-        row.rss_bytes_per_node = grown / row.nodes
+    grown, probe_nodes = rss_probe(state.game.spec, spec_text, n)
+    if probe_nodes:
+        row.rss_bytes_per_node = grown / probe_nodes
     extra = dict(getattr(result, "extra", {}) or {})
     edges = extra.get("edges")
     if "bytes_per_edge" in extra:
@@ -191,7 +221,7 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
         row.memory_source = "search"
     else:
         row.memory_source = "rss"
-        if edges:
+        if edges and probe_nodes == row.nodes:
             row.bytes_per_edge = grown / float(edges)
     if row.memory_source == "search" and "bytes_per_node" in extra:
         row.bytes_per_node = float(extra["bytes_per_node"])
@@ -279,7 +309,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="tiny budgets (a smoke test, not a measurement)")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    p.add_argument("--probe", nargs=3, metavar=("GAME", "SPEC", "ITERATIONS"),
+                   help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.probe:
+        probe_memory(args.probe[0], args.probe[1], int(args.probe[2]))
+        return 0
     if args.quick:
         args.iterations, args.playouts, args.min_seconds = 200, 200, 0.0
     if args.openspiel_sims is None:
