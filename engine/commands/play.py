@@ -65,8 +65,11 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
                     move = _ask(state, human, read)
                 else:
                     move = bots[role].choose(state, role)
+                    report = bots[role].last_report
+                    info = (f"  ({report.iterations} iterations, its value "
+                            f"{report.root_value:.2f})" if report is not None else "")
                     print(f"role {role} ({bots[role].name}) plays "
-                          f"{state.format_move(move, role)}")
+                          f"{state.format_move(move, role)}{info}")
                 chosen.append(move)
             before = state.copy()
             played = chosen if joint else chosen[0]
