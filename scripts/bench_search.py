@@ -170,10 +170,10 @@ def probe_memory(game_spec: str, spec_text: str, iterations: int) -> None:
     import engine.search as search
 
     state = games.create_from_spec(game_spec).initial_state()
-    s, _ = new_search(search, state, spec_text)
+    s, n = new_search(search, state, spec_text)
     gc.collect()
     rss0 = rss_bytes()
-    result = s.run(iterations=iterations)
+    result = s.run(iterations=n or iterations)
     print(json.dumps({"grown": max(0, rss_bytes() - rss0), "nodes": int(result.nodes)}))
 
 
@@ -190,25 +190,26 @@ def rss_probe(game_spec: str, spec_text: str, iterations: int) -> tuple[int, int
     return int(out["grown"]), int(out["nodes"])
 
 
-def measure_search(search: Any, state: games.State, spec_text: str, iterations: int,
-                   min_seconds: float, row: Row) -> None:
-    """Fresh searches of ``iterations`` (unless the spec sets them) until
-    ``min_seconds`` have passed; nodes and memory from the first."""
+def search_rate(search: Any, state: games.State, spec_text: str, iterations: int,
+                min_seconds: float) -> tuple[float, int, Any]:
+    """(iterations/s, iterations, the first result) of fresh searches of ``iterations``
+    (unless the spec sets them) run until ``min_seconds`` have passed."""
     done, wall, first = 0, 0.0, None
     while first is None or wall < min_seconds:
         s, n = new_search(search, state, spec_text, seed_offset=done)
-        n = n or iterations
         t0 = time.perf_counter()
-        result = s.run(iterations=n)
+        result = s.run(iterations=n or iterations)
         wall += time.perf_counter() - t0
         done += int(result.iterations)
         if first is None:
             first = result
-    result = first
-    row.iterations = done
-    row.iterations_per_s = done / max(wall, 1e-9)
+    return done / max(wall, 1e-9), done, first
+
+
+def fill_memory(row: Row, result: Any, state: games.State, iterations: int) -> None:
+    """Memory columns from the search's own counts and an RSS probe."""
     row.nodes = int(result.nodes)
-    grown, probe_nodes = rss_probe(state.game.spec, spec_text, n)
+    grown, probe_nodes = rss_probe(state.game.spec, row.algorithm, iterations)
     if probe_nodes:
         row.rss_bytes_per_node = grown / probe_nodes
     extra = dict(getattr(result, "extra", {}) or {})
@@ -227,15 +228,34 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
         row.bytes_per_node = float(extra["bytes_per_node"])
 
 
+def _best(a: float | None, b: float | None) -> float | None:
+    return b if a is None else a if b is None else max(a, b)
+
+
 def bench(game_specs: list[str], algorithms: list[str], iterations: int, playouts: int,
-          os_sims: int, min_seconds: float = 0.0) -> list[Row]:
+          os_sims: int, min_seconds: float = 0.0, rounds: int = 1) -> list[Row]:
+    """Every figure is the best of ``rounds`` rounds; a round times raw playouts,
+    OpenSpiel and each algorithm in turn, so load on a shared machine hits them alike."""
     search = search_api()
     rows: list[Row] = []
     for game_spec in game_specs:
         game = games.create_from_spec(game_spec)
         state = game.initial_state()
-        pps = raw_playouts_per_s(state, playouts, min_seconds)
-        os_rate, os_note = openspiel_sims_per_s(game, os_sims, min_seconds)
+        pps: float | None = None
+        os_rate: float | None = None
+        os_note = ""
+        rates: dict[str, float | None] = dict.fromkeys(algorithms)
+        done: dict[str, int] = dict.fromkeys(algorithms, 0)
+        firsts: dict[str, Any] = {}
+        for _ in range(max(1, rounds)):
+            pps = _best(pps, raw_playouts_per_s(state, playouts, min_seconds))
+            rate, os_note = openspiel_sims_per_s(game, os_sims, min_seconds)
+            os_rate = _best(os_rate, rate)
+            for algo in algorithms if search is not None else []:
+                rate, n, first = search_rate(search, state, algo, iterations, min_seconds)
+                rates[algo] = _best(rates[algo], rate)
+                done[algo] += n
+                firsts.setdefault(algo, first)
         first_rate: float | None = None
         for algo in algorithms:
             row = Row(game.spec, algo, playouts_per_s=pps, openspiel_sims_per_s=os_rate)
@@ -243,8 +263,9 @@ def bench(game_specs: list[str], algorithms: list[str], iterations: int, playout
             if search is None:
                 notes.append("engine.search missing")
             else:
-                measure_search(search, state, algo, iterations, min_seconds, row)
-            if row.iterations_per_s is not None:
+                row.iterations, row.iterations_per_s = done[algo], rates[algo]
+                fill_memory(row, firsts[algo], state, iterations)
+            if row.iterations_per_s is not None and pps:
                 row.tree_overhead = 1.0 - row.iterations_per_s / pps
                 if os_rate:
                     row.speedup_vs_openspiel = row.iterations_per_s / os_rate
@@ -303,8 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--openspiel-sims", type=int,
                    help="OpenSpiel MCTS simulations per search (default: --iterations, so "
                    "both trees reach the same size; repeated for --min-seconds)")
-    p.add_argument("--min-seconds", type=float, default=0.5,
-                   help="time each measurement for at least this long (default 0.5)")
+    p.add_argument("--min-seconds", type=float, default=0.3,
+                   help="time each measurement for at least this long (default 0.3)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="rounds per game; each figure is the best round (default 3)")
     p.add_argument("--quick", action="store_true",
                    help="tiny budgets (a smoke test, not a measurement)")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
@@ -316,12 +339,12 @@ def main(argv: list[str] | None = None) -> int:
         probe_memory(args.probe[0], args.probe[1], int(args.probe[2]))
         return 0
     if args.quick:
-        args.iterations, args.playouts, args.min_seconds = 200, 200, 0.0
+        args.iterations, args.playouts, args.min_seconds, args.rounds = 200, 200, 0.0, 1
     if args.openspiel_sims is None:
         args.openspiel_sims = args.iterations
     game_specs = args.games or sorted(games.available())
     rows = bench(game_specs, args.algorithms, args.iterations, args.playouts,
-                 args.openspiel_sims, args.min_seconds)
+                 args.openspiel_sims, args.min_seconds, args.rounds)
     if args.quick:
         print("--quick: a smoke test with tiny budgets; the figures mean nothing")
     print(format_table(rows))
