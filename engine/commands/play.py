@@ -45,7 +45,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
         raise InvalidArgumentError(f"--human-role must be in [0, {game.n_roles})")
     spec = with_budget(args.bot, iterations=args.iterations, seconds=args.seconds)
     bots = {
-        role: make_bot(spec, game, seed=args.seed + 1_000_003 * role)
+        role: make_bot(spec, game, seed=(args.seed + 1_000_003 * role) % 2**64)
         for role in range(game.n_roles) if role != human
     }
     for bot in bots.values():
