@@ -115,6 +115,9 @@ def test_spec_text_round_trips(name: str, params: dict[str, str]) -> None:
 def test_spec_number_helpers_check_their_values() -> None:
     spec = parse_spec("x:n=12,f=0.25,big=inf,word=dag,half=2.5")
     assert spec.get_int("n") == 12
+    big = parse_spec(f"x:seed={2**64 - 1},k=1e3")
+    assert big.get_int("seed", maximum=2**64 - 1) == 2**64 - 1  # exact, no float rounding
+    assert big.get_int("k") == 1000
     assert spec.get_int("absent", 7) == 7
     assert spec.get_float("f") == 0.25
     assert spec.get_float("big", allow_inf=True) == math.inf
