@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import engine
+from engine.core import ffi
 from engine.games import State
 
 FULL = os.environ.get("MIAI_FULL") == "1"
@@ -85,6 +86,15 @@ def compare_with_openspiel(
 def replay(game: engine.Game, moves: str | list[int]) -> State:
     """The state after ``moves``: move ids, or move texts separated by spaces."""
     return game.initial_state().play_all(moves.split() if isinstance(moves, str) else moves)
+
+
+def with_bytes(state: State, offset: int, data: bytes) -> State:
+    """A copy of ``state`` with ``data`` written at byte ``offset`` (to corrupt it)."""
+    twin = state.copy()
+    raw = bytearray(twin.to_bytes())
+    raw[offset : offset + len(data)] = data
+    ffi.memmove(twin.ptr, bytes(raw), len(raw))
+    return twin
 
 
 def position_of(state: State) -> bytes:

@@ -13,7 +13,7 @@ import random
 import pytest
 
 import engine
-from engine.errors import IllegalMoveError
+from engine.errors import CorruptStateError, IllegalMoveError
 from engine.perft import perft
 from tests.games.spiel_oracle import (
     FULL,
@@ -21,6 +21,7 @@ from tests.games.spiel_oracle import (
     compare_with_openspiel,
     replay,
     size,
+    with_bytes,
 )
 
 PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234]
@@ -145,3 +146,20 @@ def test_transposed_move_orders_give_equal_keys(game: engine.Game) -> None:
     assert a.to_bytes()[24:] == b.to_bytes()[24:] == c.to_bytes()[24:]
     assert a.keys() == b.keys() == c.keys()
     assert replay(game, ["a", "b"]).keys() != replay(game, ["b", "a"]).keys()
+
+
+def test_check_recomputes_what_the_keys_do_not_cover(game: engine.Game) -> None:
+    """Winner, mover and padding are derived, outside the Zobrist keys: the debug
+    check must still notice when they are wrong."""
+    state = replay(game, "d d c")  # o to move, no winner
+    state.check()
+    offsets = {"to_move": 16, "winner": 40, "pad": 41}
+    for offset, data in [
+        (offsets["to_move"], (0).to_bytes(4, "little")),  # x to move after 3 plies
+        (offsets["to_move"], (-2).to_bytes(4, "little", signed=True)),  # "terminal"
+        (offsets["winner"], b"\x01"),
+        (offsets["pad"], b"\x01"),
+        (24, b"\x01\x01"),  # x on a1 and a floating b2, c1 gone: keys differ
+    ]:
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, offset, data).check()

@@ -14,13 +14,14 @@ from collections.abc import Callable
 import pytest
 
 import engine
-from engine.errors import IllegalMoveError
+from engine.errors import CorruptStateError, IllegalMoveError
 from engine.perft import perft
 from tests.games.spiel_oracle import (
     FULL,
     check_keys_on_random_games,
     compare_with_openspiel,
     size,
+    with_bytes,
 )
 
 PERFT = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056]
@@ -139,3 +140,19 @@ def test_transposed_move_orders_give_equal_keys(game: engine.Game) -> None:
             assert keys == state.keys() == state.keys_from_scratch(), (first, line)
             found += 1
     assert found > 0, "no transposition among 3000 five-ply openings"
+
+
+def test_check_recomputes_what_the_keys_do_not_cover(game: engine.Game) -> None:
+    """Mover, ply and padding are derived or bounded, outside the Zobrist keys: the
+    debug check must still notice when they are wrong."""
+    state = game.initial_state().play("d3")
+    state.check()
+    for offset, data in [
+        (16, (0).to_bytes(4, "little")),  # black to move again
+        (16, (-2).to_bytes(4, "little", signed=True)),  # "terminal" with moves left
+        (20, (5).to_bytes(4, "little")),  # five plies cannot have placed one disc
+        (41, b"\x01"),  # padding
+        (40, b"\x00"),  # the side to move changed: keys differ
+    ]:
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, offset, data).check()
