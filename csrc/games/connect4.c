@@ -12,8 +12,9 @@
  * column is an always-empty sentinel, so the lowest empty cell of every column is
  * ((mask + BOTTOM) & BOARD) and shifted-AND line tests never wrap between columns.
  * Only the stones of the player who just moved are tested for a line, and only
- * after their move.  The state is the two stone bitboards plus the head; everything
- * else (heights, winner) is derived, and `check` recomputes and validates it.
+ * after their move.  The state is the head, the two stone bitboards and the winner
+ * (kept so rewards are one load); column heights are never stored.  `check`
+ * recomputes the winner, the mover and the ply from the stones and checks gravity.
  *
  * Zobrist: one key per (colour, cell) and one for "o to move"; incremental in play,
  * recomputed by key_full from the stones.  `render` prints the top row first.
