@@ -113,12 +113,16 @@ static uint32_t c4_playout(const miai_game *g, void *state, miai_rng *rng, miai_
     const c4_data *d = g->data;
     c4_state *s = state;
     uint32_t plies = 0, tl = 0;
-    while (s->head.to_move >= 0 && s->head.ply < g->facts.max_plies) {
+    /* (uint32_t)to_move < 2: a state its owner corrupted stops here rather than
+     * indexing out of bounds. */
+    while ((uint32_t)s->head.to_move < 2 && s->head.ply < g->facts.max_plies) {
         /* Listing the cells first keeps the branches predictable (a loop that
-         * stops at a random bit does not). */
+         * stops at a random bit does not).  One drop cell per column, unless the
+         * state was corrupted: room for every cell, and none ends the playout. */
         uint64_t drops = c4_drop_cells(s->stones[0] | s->stones[1]);
-        uint32_t n = 0, bits[C4_COLS];
+        uint32_t n = 0, bits[C4_COLS * C4_ROWS];
         for (; drops; drops &= drops - 1) bits[n++] = (uint32_t)__builtin_ctzll(drops);
+        if (n == 0) break;
         uint32_t bit = bits[miai_rng_below(rng, n)];
         if (trace && tl < trace_cap) trace[tl++] = bit / C4_H;
         c4_apply(d, s, s->head.to_move, 1ULL << bit);
@@ -139,8 +143,8 @@ static void c4_key_full(const miai_game *g, const void *state, uint64_t *k1, uin
     const c4_state *s = state;
     const c4_data *d = g->data;
     *k1 = *k2 = 0;
-    for (int r = 0; r < 2; r++)
-        for (uint64_t b = s->stones[r]; b; b &= b - 1)
+    for (int r = 0; r < 2; r++) /* & C4_BOARD: bits off the board have no key */
+        for (uint64_t b = s->stones[r] & C4_BOARD; b; b &= b - 1)
             miai_zxor2(k1, k2, d->stone[r][__builtin_ctzll(b)]);
     if (__builtin_popcountll(s->stones[0] | s->stones[1]) & 1) miai_zxor2(k1, k2, d->side);
 }
