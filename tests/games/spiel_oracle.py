@@ -88,12 +88,18 @@ def replay(game: engine.Game, moves: str | list[int]) -> State:
     return game.initial_state().play_all(moves.split() if isinstance(moves, str) else moves)
 
 
-def with_bytes(state: State, offset: int, data: bytes) -> State:
-    """A copy of ``state`` with ``data`` written at byte ``offset`` (to corrupt it)."""
+def with_bytes(state: State, offset: int, data: bytes, rekey: bool = False) -> State:
+    """A copy of ``state`` with ``data`` written at byte ``offset`` (to corrupt it);
+    with ``rekey`` the stored keys are made to agree with the new contents, so that
+    only the game's own check can notice."""
     twin = state.copy()
     raw = bytearray(twin.to_bytes())
     raw[offset : offset + len(data)] = data
     ffi.memmove(twin.ptr, bytes(raw), len(raw))
+    if rekey:
+        k1, k2 = twin.keys_from_scratch()
+        raw[0:16] = k1.to_bytes(8, "little") + k2.to_bytes(8, "little")
+        ffi.memmove(twin.ptr, bytes(raw), len(raw))
     return twin
 
 

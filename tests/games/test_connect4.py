@@ -163,3 +163,36 @@ def test_check_recomputes_what_the_keys_do_not_cover(game: engine.Game) -> None:
     ]:
         with pytest.raises(CorruptStateError):
             with_bytes(state, offset, data).check()
+
+
+
+def stones(x: int, o: int) -> bytes:
+    return x.to_bytes(8, "little") + o.to_bytes(8, "little")
+
+
+def cells(*names: str) -> int:
+    """Bitboard of cells like "b2" (bit = column * 7 + row)."""
+    return sum(1 << ((ord(n[0]) - ord("a")) * 7 + int(n[1]) - 1) for n in names)
+
+
+def test_check_catches_impossible_boards_with_agreeing_keys(game: engine.Game) -> None:
+    state = replay(game, "d d c")
+    x, o = cells("c1", "d1"), cells("d2")
+    assert state.to_bytes()[24:40] == stones(x, o)
+    with_bytes(state, 24, stones(x, o), rekey=True).check()  # the rewrite itself is fine
+    for bad_x, bad_o in [
+        (x | cells("b2"), o),  # b2 floats over an empty b1
+        (x, o | cells("d1")),  # o on x's d1 as well
+        (x | 1 << 6, o),  # a stone in column a's sentinel row
+        (x | cells("a1", "b1"), o),  # x two stones ahead
+    ]:
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, 24, stones(bad_x, bad_o), rekey=True).check()
+
+
+def test_check_catches_a_line_without_a_winner(game: engine.Game) -> None:
+    won = replay(game, "a a b b c c d")  # x: a1 b1 c1 d1
+    assert won.is_terminal() and won.rewards() == (1.0, 0.0)
+    with_bytes(won, 40, b"\x00").check()  # winner 0 is right
+    with pytest.raises(CorruptStateError):
+        with_bytes(won, 40, b"\x02").check()  # "no winner" (not part of the keys)

@@ -156,3 +156,24 @@ def test_check_recomputes_what_the_keys_do_not_cover(game: engine.Game) -> None:
     ]:
         with pytest.raises(CorruptStateError):
             with_bytes(state, offset, data).check()
+
+
+def squares(*names: str) -> int:
+    """Bitboard of squares like "d3" (bit = move id)."""
+    return sum(1 << ((int(n[1]) - 1) * 8 + ord(n[0]) - ord("a")) for n in names)
+
+
+def test_check_catches_impossible_boards_with_agreeing_keys(game: engine.Game) -> None:
+    state = game.initial_state().play("d3")  # black d3 d4 d5 e4, white e5
+    black, white = squares("d3", "d4", "d5", "e4"), squares("e5")
+    layout = black.to_bytes(8, "little") + white.to_bytes(8, "little")
+    assert state.to_bytes()[24:40] == layout
+    with_bytes(state, 24, layout, rekey=True).check()  # the rewrite itself is fine
+    for bad_black, bad_white in [
+        (black, white | squares("d4")),  # d4 both black and white
+        (black & ~squares("d4"), white),  # an empty centre square
+        (black | squares("a1", "h8", "a8"), white),  # four discs in one ply
+    ]:
+        data = bad_black.to_bytes(8, "little") + bad_white.to_bytes(8, "little")
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, 24, data, rekey=True).check()
