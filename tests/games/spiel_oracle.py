@@ -1,5 +1,6 @@
-"""Shared checks for the game tests in this folder: OpenSpiel as a rules oracle,
-Zobrist keys along random games, and the size switch for heavier runs.
+"""Shared checks for the game tests in this folder: OpenSpiel and plain-Python
+references as rules oracles, Zobrist keys along random games, and the size switch for
+heavier runs.
 
 ``compare_with_openspiel`` plays random games in miai and in OpenSpiel side by side:
 at every ply the legal move sets, the player to move and the board must agree, the
@@ -14,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import engine
 from engine.core import ffi
@@ -79,6 +81,50 @@ def compare_with_openspiel(
         expected = tuple(spiel_reward(r) for r in theirs.returns())
         assert ours.rewards() == expected
         stats.outcomes[expected] += 1
+        stats.games += 1
+    return stats
+
+
+class Reference(Protocol):
+    """A plain-Python rules implementation from tests/reference/."""
+
+    to_move: int
+
+    def is_terminal(self) -> bool: ...
+    def legal_moves(self) -> list[int]: ...
+    def play(self, move: int) -> None: ...
+    def rewards(self) -> tuple[float, float]: ...
+    def rows_top_first(self) -> list[str]: ...
+
+
+def compare_with_reference(
+    game: engine.Game,
+    make_reference: Callable[[], Reference],
+    n_games: int,
+    seed: int,
+    board_of: Callable[[str], list[str]],
+) -> OracleStats:
+    """Random games played move by move in miai and a plain-Python reference: boards,
+    movers, legal move sets, terminal status and rewards agree at every ply."""
+    rng = random.Random(seed)
+    stats = OracleStats()
+    for _ in range(n_games):
+        ours, ref = game.initial_state(), make_reference()
+        while True:
+            assert ours.is_terminal() == ref.is_terminal(), ours.render()
+            assert board_of(ours.render()) == ref.rows_top_first(), ours.render()
+            if ours.is_terminal():
+                break
+            assert ours.to_move == ref.to_move
+            legal = ours.legal_moves()
+            assert sorted(legal) == sorted(ref.legal_moves()), ours.render()
+            move = rng.choice(legal)
+            stats.moves_seen[move] += 1
+            ours.play(move)
+            ref.play(move)
+            stats.plies += 1
+        assert ours.rewards() == ref.rewards()
+        stats.outcomes[ref.rewards()] += 1
         stats.games += 1
     return stats
 

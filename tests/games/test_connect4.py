@@ -3,7 +3,8 @@
 Perft: the published counts of the Regular Games project's perft suite
 (github.com/radekmie/rg, interpreter_node/src/bench.test.ts: 1, 7, 49, 343, 2401,
 16807, 117649, 823536, 5673234); depth 7 is 7**7 minus the 7 sequences that overfill a
-column.  Rules: OpenSpiel's connect_four, move by move.
+column.  Rules: OpenSpiel's connect_four and the plain-Python tests/reference/connect4.py,
+move by move.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from tests.games.spiel_oracle import (
     FULL,
     check_keys_on_random_games,
     compare_with_openspiel,
+    compare_with_reference,
     replay,
     size,
     with_bytes,
 )
+from tests.reference.connect4 import Connect4
 
 PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234]
 CI_DEPTH = 7
@@ -61,6 +64,11 @@ def test_random_games_agree_with_openspiel(game: engine.Game) -> None:
     )
     assert stats.outcomes[(1.0, 0.0)] > 0 and stats.outcomes[(0.0, 1.0)] > 0
     assert set(stats.moves_seen) == set(range(7))
+
+
+def test_random_games_agree_with_the_python_reference(game: engine.Game) -> None:
+    stats = compare_with_reference(game, Connect4, size(60, 2000), seed=12, board_of=board_of)
+    assert stats.outcomes[(1.0, 0.0)] > 0 and stats.outcomes[(0.0, 1.0)] > 0
 
 
 def find_draw(game: engine.Game) -> list[int]:

@@ -3,7 +3,8 @@
 Perft: OEIS A124004, "number of possible Othello games after n plies" with a forced
 pass counted as a ply (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288,
 24571056, ...); depth 10 is the first to lose the games that end at ply 9.  Rules,
-move ids and move text: OpenSpiel's othello, move by move.
+move ids and move text: OpenSpiel's othello and the plain-Python
+tests/reference/othello.py, move by move.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from tests.games.spiel_oracle import (
     FULL,
     check_keys_on_random_games,
     compare_with_openspiel,
+    compare_with_reference,
     size,
     with_bytes,
 )
+from tests.reference.othello import Othello
 
 PERFT = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056]
 CI_DEPTH = 7
@@ -58,6 +61,10 @@ def test_random_games_agree_with_openspiel(game: engine.Game) -> None:
     )
     assert stats.moves_seen[PASS] > 0, "no pass was exercised"
     assert len(stats.outcomes) == 3, stats.outcomes  # wins, losses and draws
+
+
+def test_random_games_agree_with_the_python_reference(game: engine.Game) -> None:
+    compare_with_reference(game, Othello, size(20, 1000), seed=18, board_of=board_of)
 
 
 def test_move_ids_and_text_are_openspiels(game: engine.Game) -> None:
