@@ -50,7 +50,8 @@ def _per_move(engine: GtpEngine, value: Any) -> dict[int, float]:
     report = _report(engine)
     if report is None:
         return {}
-    return {s.move: value(s) for s in getattr(report, "moves", []) if s.move < engine.session.size**2}
+    points = engine.session.size**2
+    return {s.move: value(s) for s in getattr(report, "moves", []) if s.move < points}
 
 
 def _board(engine: GtpEngine, values: dict[int, float]) -> str:

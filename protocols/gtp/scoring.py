@@ -26,7 +26,8 @@ def dead_stones(state: State) -> set[int]:
     board = go.board(state)
     dead = set()
     for point, colour in enumerate(board):
-        if colour == go.BLACK and own[point] < DEAD_BELOW or colour == go.WHITE and 1.0 - own[point] < DEAD_BELOW:
+        own_share = own[point] if colour == go.BLACK else 1.0 - own[point]
+        if colour != go.EMPTY and own_share < DEAD_BELOW:
             dead.add(point)
     return dead
 
