@@ -9,5 +9,6 @@ extern const uint32_t miai_registry_size;
 
 /* One entry per game file. */
 extern const miai_game_entry miai_tictactoe_entry;
+extern const miai_game_entry miai_go_entry;
 
 #endif

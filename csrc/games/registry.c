@@ -4,6 +4,7 @@
 
 const miai_game_entry *const miai_registry[] = {
     &miai_tictactoe_entry,
+    &miai_go_entry,
 };
 
 const uint32_t miai_registry_size = sizeof miai_registry / sizeof miai_registry[0];
