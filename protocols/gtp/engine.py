@@ -147,7 +147,7 @@ class GtpEngine:
         _arity(args, 1)
         n = _int(args[0])
         try:
-            points = go.fixed_handicap_points(self.session.size, n)
+            points = go.fixed_handicap_points(self.session.game, n)
         except MiaiError as exc:
             raise GtpError("invalid number of stones") from exc
         self.session.place_setup(0, points)
@@ -163,7 +163,7 @@ class GtpEngine:
         if n < 2 or n > max_free:
             raise GtpError("invalid number of stones")
         try:
-            points = go.fixed_handicap_points(self.session.size, min(n, 9))
+            points = go.fixed_handicap_points(self.session.game, min(n, 9))
         except MiaiError:
             points = []
         rest = [p for p in range(self.session.size**2) if p not in points]

@@ -83,7 +83,7 @@ def _ownership(engine: GtpEngine) -> str:
     from engine import go
 
     own = go.ownership(engine.session.state, 300, seed=1)
-    return _board(engine, {p: 2.0 * v - 1.0 for p, v in enumerate(own)})
+    return _board(engine, dict(enumerate(own.territory)))
 
 
 def _intervals(engine: GtpEngine) -> str:

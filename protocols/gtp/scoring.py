@@ -16,20 +16,14 @@ if TYPE_CHECKING:
     from protocols.gtp.session import GoSession
 
 OWNERSHIP_PLAYOUTS = 400
-DEAD_BELOW = 0.25  # a stone is dead if its colour owns its point in < 25% of playouts
 
 
 def dead_stones(state: State) -> set[int]:
+    """Stones whose groups the playouts give to the opponent (seeded by the position,
+    so the same position always gets the same answer)."""
     from engine import go
 
-    own = go.ownership(state, OWNERSHIP_PLAYOUTS, seed=state.key & 0xFFFFFFFF)
-    board = go.board(state)
-    dead = set()
-    for point, colour in enumerate(board):
-        own_share = own[point] if colour == go.BLACK else 1.0 - own[point]
-        if colour != go.EMPTY and own_share < DEAD_BELOW:
-            dead.add(point)
-    return dead
+    return set(go.dead_stones(state, OWNERSHIP_PLAYOUTS, seed=state.key & 0xFFFFFFFF))
 
 
 def final_margin(session: GoSession) -> float:
@@ -37,13 +31,13 @@ def final_margin(session: GoSession) -> float:
     from engine import go
 
     state = session.state
-    return go.area_score(state, dead_stones(state))
+    return go.score(state, dead_stones(state)).margin
 
 
 def status_list(session: GoSession, status: str) -> set[int]:
     from engine import go
 
-    board = go.board(session.state)
+    board = go.colors(session.state)
     stones = {p for p, c in enumerate(board) if c != go.EMPTY}
     dead = dead_stones(session.state)
     if status == "dead":
@@ -61,7 +55,7 @@ def passing_wins(session: GoSession, state: State, role: int) -> bool:
         return False
     from engine import go
 
-    margin = go.area_score(state, dead_stones(state))
+    margin = go.score(state, dead_stones(state)).margin
     return margin > 0 if role == 0 else margin < 0
 
 
@@ -73,7 +67,7 @@ def cleanup_move(session: GoSession, state: State, move: int, report: Any) -> in
     from engine import go
 
     opponent = go.WHITE if state.to_move == 0 else go.BLACK
-    board = go.board(state)
+    board = go.colors(state)
     dead = {p for p in dead_stones(state) if board[p] == opponent}
     if not dead:
         return move

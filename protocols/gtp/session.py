@@ -50,8 +50,12 @@ class GoSession:
         from engine import go
 
         state = game.initial_state()
-        if setup:
-            go.place_stones(state, setup)
+        black = [p for r, p in setup if r == 0]
+        white = [p for r, p in setup if r == 1]
+        if black and not white and len(black) >= 2:
+            go.place_handicap(state, black)  # white moves next
+        elif setup:
+            go.setup(state, black=black, white=white, to_move=0)
         for role, move in moves:
             if state.is_terminal():
                 raise IllegalMoveError("the game is over")
