@@ -313,6 +313,11 @@ class GtpEngine:
                 self._bot.reset(self.session.game)
         return self._bot
 
+    def abandon_bot(self) -> None:
+        """Forget the bot without waiting for it (it missed its deadline)."""
+        self._bot = None
+        self._bot_game = None
+
     def _invalidate_bot(self) -> None:
         """Setup changed under the bot: it restarts from the current position."""
         if self._bot is not None and hasattr(self._bot, "reset"):

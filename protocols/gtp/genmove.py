@@ -56,13 +56,14 @@ def decide(engine: GtpEngine, role: int, cleanup: bool = False) -> Decision:
     if budget is None:
         budget = engine.options.default_seconds
     bot = engine.bot()
-    if budget is not None and hasattr(bot, "set_move_seconds"):
-        bot.set_move_seconds(max(0.01, budget))
-    if engine.options.gfx and hasattr(bot, "set_progress"):
-        bot.set_progress(lambda report: _gfx(engine, role, report))
+    if budget is not None and hasattr(bot, "seconds"):
+        own = getattr(bot, "own_seconds", None)
+        bot.seconds = max(0.01, budget if own is None else min(own, budget))
+    if hasattr(bot, "progress"):
+        bot.progress = (lambda report: _gfx(engine, role, report)) if engine.options.gfx else None
     move, fallback = _think(bot, state, budget)
-    if hasattr(bot, "set_progress"):
-        bot.set_progress(None)
+    if fallback:
+        engine.abandon_bot()  # it may still be thinking: never reuse it
     report = getattr(bot, "last_report", None)
     if not fallback and _should_resign(engine, report):
         return Decision(move, resign=True, seconds=time.perf_counter() - start)
@@ -89,9 +90,9 @@ def _think(bot: Any, state: State, budget: float | None) -> tuple[int, bool]:
         worker.join()
     else:
         worker.join(budget + STOP_GRACE)
-        if worker.is_alive() and hasattr(bot, "stop"):
+        if worker.is_alive():
             log.warning("search over its budget: stopping it")
-            bot.stop()
+            _stop(bot)
         worker.join(FALLBACK_GRACE)
     if "move" in box:
         return int(box["move"]), False
@@ -100,6 +101,15 @@ def _think(bot: Any, state: State, budget: float | None) -> tuple[int, bool]:
     else:
         log.error("bot did not answer in time: sending a fallback move")
     return fallback_move(state), True
+
+
+def _stop(bot: Any) -> None:
+    """Ask a thinking bot to stop (SearchBot: its live search; others: bot.stop())."""
+    search = getattr(bot, "search", None)
+    if search is not None and hasattr(search, "stop"):
+        search.stop()
+    elif hasattr(bot, "stop"):
+        bot.stop()
 
 
 def fallback_move(state: State) -> int:
