@@ -55,6 +55,7 @@ class GtpEngine:
         self._stderr = stderr or (lambda text: None)
         self._bot: Any = None
         self._bot_game: games.Game | None = None
+        self.bot_own_seconds: float | None = None  # the spec's seconds, before any clock
         self.quit_requested = False
         self.commands: dict[str, Callable[[Sequence[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
@@ -309,6 +310,7 @@ class GtpEngine:
             self.close()
             self._bot = self._bot_factory(self.options.bot_spec, self.session.game)
             self._bot_game = self.session.game
+            self.bot_own_seconds = getattr(self._bot, "seconds", None)
             if hasattr(self._bot, "reset"):
                 self._bot.reset(self.session.game)
         return self._bot

@@ -57,7 +57,7 @@ def decide(engine: GtpEngine, role: int, cleanup: bool = False) -> Decision:
         budget = engine.options.default_seconds
     bot = engine.bot()
     if budget is not None and hasattr(bot, "seconds"):
-        own = getattr(bot, "own_seconds", None)
+        own = engine.bot_own_seconds
         bot.seconds = max(0.01, budget if own is None else min(own, budget))
     if hasattr(bot, "progress"):
         bot.progress = (lambda report: _gfx(engine, role, report)) if engine.options.gfx else None
