@@ -26,6 +26,10 @@ from protocols.gtp.timecontrol import TimeControl
 log = logging.getLogger("miai.gtp")
 
 PROTOCOL_VERSION = "2"
+NO_ARGUMENTS = frozenset((
+    "protocol_version", "name", "version", "list_commands", "quit", "clear_board", "undo",
+    "final_score", "showboard", "gogui-analyze_commands",
+))
 
 
 class GtpError(Exception):
@@ -96,6 +100,8 @@ class GtpEngine:
         handler = self.commands.get(command.name.lower()) if command.name else None
         if handler is None:
             return framing.failure(command.id, "unknown command")
+        if command.name.lower() in NO_ARGUMENTS and command.args:
+            return framing.failure(command.id, "syntax error")
         try:
             return framing.success(command.id, handler(command.args))
         except (GtpError, MiaiError) as exc:
