@@ -71,7 +71,8 @@ def _board(engine: GtpEngine, values: dict[int, float]) -> str:
 def _pv(engine: GtpEngine, report: Any) -> str:
     if report is None or not getattr(report, "pv", None):
         return ""
-    colour = "bw"[engine.session.to_move()]
+    role = getattr(report, "role", None)
+    colour = "bw"[role if role in (0, 1) else engine.session.to_move()]
     out = []
     for move in report.pv:
         out.append(f"{colour} {move.upper() if move.lower() != 'pass' else 'PASS'}")
