@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.core import check, ffi, lib
-from engine.errors import InvalidArgumentError
+from engine.errors import IllegalMoveError, InvalidArgumentError
 from engine.games import Game, State
 
 EMPTY = int(lib.GO_COLOR_EMPTY)
@@ -137,6 +137,25 @@ def setup(state: State, black: Iterable[Point] = (), white: Iterable[Point] = ()
     cols = [BLACK] * len(b) + [WHITE] * len(w)
     check(lib.go_setup_stones(game.ptr, state.ptr, pts, bytes(cols), len(pts), to_move),
           "setup stones")
+
+
+def play_as(state: State, role: int, move: Point) -> None:
+    """GTP ``play``: ``role`` (0 black, 1 white) plays ``move`` (a point, a vertex or
+    ``pass``) even out of turn; the other side moves next.  Full rules apply."""
+    game = _require_state(state)
+    if role not in (0, 1) or isinstance(role, bool):
+        raise InvalidArgumentError(f"role is 0 (black) or 1 (white), not {role!r}")
+    if isinstance(move, str):
+        m = game.move_from_text(move)
+    elif isinstance(move, int) and not isinstance(move, bool) and 0 <= move < game.num_moves:
+        m = move
+    else:
+        raise InvalidArgumentError(f"a move is a point, a vertex or 'pass', not {move!r}")
+    code = lib.go_play_as(game.ptr, state.ptr, role, m)
+    if code == lib.MIAI_EILLEGAL:
+        raise IllegalMoveError(f"illegal move {game.move_to_text(m)} for "
+                               f"{'white' if role else 'black'}")
+    check(code, "play")
 
 
 def colors(state: State) -> list[int]:

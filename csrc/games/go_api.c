@@ -109,6 +109,24 @@ int go_place_fixed_handicap(const miai_game *g, void *state, uint32_t n) {
     return go_place_handicap(g, state, points, count);
 }
 
+/* ---- playing for either side ---- */
+
+int go_play_as(const miai_game *g, void *state, int32_t role, miai_move move) {
+    if (!go_is_go(g) || !state || (role != 0 && role != 1)) return MIAI_EINVAL;
+    const go_data *d = go_d(g);
+    if (move > d->n_moves) return MIAI_EINVAL;
+    go_view v = go_view_of(d, state);
+    if (v.f->head.to_move == MIAI_NOBODY) return MIAI_ETERMINAL;
+    uint32_t p = move < d->n_moves ? d->point_of_move[move] : 0;
+    if (p && !go_is_legal_full(&v, p, (uint32_t)role + 1)) return MIAI_EILLEGAL;
+    if (v.f->head.to_move != role) {
+        v.f->head.to_move = role;
+        v.f->ko = 0; /* the ko ban was the other side's */
+    }
+    go_apply(&v, p);
+    return MIAI_OK;
+}
+
 /* ---- reading the position ---- */
 
 int go_colors(const miai_game *g, const void *state, uint8_t *out, uint32_t cap) {

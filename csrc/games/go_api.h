@@ -52,6 +52,13 @@ int go_place_fixed_handicap(const miai_game *g, void *state, uint32_t n);
 int go_setup_stones(const miai_game *g, void *state, const miai_move *points,
                     const uint8_t *colors, uint32_t n, int32_t to_move);
 
+/* GTP's `play COLOR VERTEX`: `role` (0 black, 1 white) plays `move` (a point or pass
+ * = size^2) whether or not it is that side's turn; the other side moves next.  The full
+ * rules apply (no suicide, positional superko); illegal -> MIAI_EILLEGAL, a finished
+ * game -> MIAI_ETERMINAL, and the state is unchanged.  An out-of-turn pass still
+ * counts towards the two consecutive passes that end the game. */
+int go_play_as(const miai_game *g, void *state, int32_t role, miai_move move);
+
 /* The colour of every point into out[0..cap), cap >= size^2. */
 int go_colors(const miai_game *g, const void *state, uint8_t *out, uint32_t cap);
 

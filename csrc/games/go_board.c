@@ -53,21 +53,26 @@ bool go_is_legal_full(const go_view *v, uint32_t p, uint32_t c) {
 
 /* ---- placing and removing stones ---- */
 
+/* Hot paths copy the view's pointers into locals first: the build uses
+ * -fno-strict-aliasing, so every store through a board array would otherwise reload
+ * them from the view. */
+
 static void go_merge(go_view *v, uint32_t a, uint32_t b) {
-    if (v->gsize[a] < v->gsize[b]) {
+    uint16_t *gid = v->gid, *next = v->next, *gsize = v->gsize;
+    if (gsize[a] < gsize[b]) {
         uint32_t t = a;
         a = b;
         b = t;
     }
     uint32_t s = b;
     do {
-        v->gid[s] = (uint16_t)a;
-        s = v->next[s];
+        gid[s] = (uint16_t)a;
+        s = next[s];
     } while (s != b);
-    uint16_t t = v->next[a];
-    v->next[a] = v->next[b];
-    v->next[b] = t;
-    v->gsize[a] += v->gsize[b];
+    uint16_t t = next[a];
+    next[a] = next[b];
+    next[b] = t;
+    gsize[a] += gsize[b];
     v->glibs[a] += v->glibs[b];
     v->gsum[a] += v->gsum[b];
     v->gsum2[a] += v->gsum2[b];
@@ -76,66 +81,93 @@ static void go_merge(go_view *v, uint32_t a, uint32_t b) {
 static uint32_t go_remove_group(go_view *v, uint32_t g) {
     const go_data *d = v->d;
     go_fixed *f = v->f;
-    uint32_t c = v->color[g], n = 0, s = g;
+    uint8_t *col = v->color;
+    uint16_t *gid = v->gid, *next = v->next, *glibs = v->glibs;
+    uint32_t *gsum = v->gsum, *gsum2 = v->gsum2;
+    const uint32_t W = v->W;
+    const miai_zkey *z = d->stone[col[g] - 1];
+    uint64_t k1 = f->board_key, k2 = f->board_key2;
+    uint32_t n = 0, s = g;
     do {
-        v->color[s] = GO_EMPTY;
-        v->gid[s] = 0;
+        col[s] = GO_EMPTY;
+        gid[s] = 0;
         go_empty_add(v, s);
-        f->board_key ^= d->stone[c - 1][s].k1;
-        f->board_key2 ^= d->stone[c - 1][s].k2;
+        k1 ^= z[s].k1;
+        k2 ^= z[s].k2;
         n++;
-        s = v->next[s];
+        s = next[s];
     } while (s != g);
+    f->board_key = k1;
+    f->board_key2 = k2;
     s = g;
     do {
+        const uint32_t nbs[4] = {s - W, s - 1, s + 1, s + W};
         for (int k = 0; k < 4; k++) {
-            uint32_t q = s + (uint32_t)d->nb[k];
-            if (go_is_stone(v->color[q])) go_lib_add(v, v->gid[q], s);
+            uint32_t q = nbs[k];
+            if (go_is_stone(col[q])) {
+                uint32_t h = gid[q];
+                glibs[h]++;
+                gsum[h] += s;
+                gsum2[h] += s * s;
+            }
         }
-        s = v->next[s];
+        s = next[s];
     } while (s != g);
     return n;
 }
 
-void go_place(go_view *v, uint32_t p, uint32_t c) {
+static inline void go_place_inline(go_view *v, uint32_t p, uint32_t c) {
     const go_data *d = v->d;
     go_fixed *f = v->f;
     uint8_t *col = v->color;
-    uint32_t o = 3 - c;
+    uint16_t *gid = v->gid, *glibs = v->glibs;
+    uint32_t *gsum = v->gsum, *gsum2 = v->gsum2;
+    const uint32_t W = v->W, o = 3 - c, pp = p * p;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
     col[p] = (uint8_t)c;
     go_empty_remove(v, p);
     f->board_key ^= d->stone[c - 1][p].k1;
     f->board_key2 ^= d->stone[c - 1][p].k2;
-    v->gid[p] = (uint16_t)p;
+    gid[p] = (uint16_t)p;
     v->next[p] = (uint16_t)p;
     v->gsize[p] = 1;
-    v->glibs[p] = 0;
-    v->gsum[p] = 0;
-    v->gsum2[p] = 0;
+    uint32_t libs = 0, sum = 0, sum2 = 0, friends = 0, foes = 0;
     for (int k = 0; k < 4; k++) {
-        uint32_t n = p + (uint32_t)d->nb[k];
-        uint32_t cn = col[n];
-        if (cn == GO_EMPTY) go_lib_add(v, p, n);
-        else if (go_is_stone(cn)) go_lib_sub(v, v->gid[n], p);
+        uint32_t n = nbs[k], cn = col[n];
+        if (cn == GO_EMPTY) {
+            libs++;
+            sum += n;
+            sum2 += n * n;
+        } else if (go_is_stone(cn)) {
+            uint32_t h = gid[n];
+            glibs[h]--;
+            gsum[h] -= p;
+            gsum2[h] -= pp;
+            friends |= (cn == c) << k;
+            foes |= (cn == o) << k;
+        }
     }
-    for (int k = 0; k < 4; k++) {
-        uint32_t n = p + (uint32_t)d->nb[k];
-        if (col[n] == c && v->gid[n] != v->gid[p]) go_merge(v, v->gid[p], v->gid[n]);
-    }
+    glibs[p] = (uint16_t)libs;
+    gsum[p] = sum;
+    gsum2[p] = sum2;
+    for (int k = 0; friends; k++, friends >>= 1)
+        if ((friends & 1) && gid[nbs[k]] != gid[p]) go_merge(v, gid[p], gid[nbs[k]]);
     uint32_t taken = 0, last = 0;
-    for (int k = 0; k < 4; k++) {
-        uint32_t n = p + (uint32_t)d->nb[k];
-        if (col[n] == o && v->glibs[v->gid[n]] == 0) {
-            taken += go_remove_group(v, v->gid[n]);
+    for (int k = 0; foes; k++, foes >>= 1) {
+        uint32_t n = nbs[k];
+        if ((foes & 1) && col[n] == o && glibs[gid[n]] == 0) {
+            taken += go_remove_group(v, gid[n]);
             last = n;
         }
     }
-    f->captures[c - 1] += taken;
-    uint32_t g = v->gid[p];
-    f->ko = (uint16_t)(taken == 1 && v->gsize[g] == 1 && v->glibs[g] == 1 ? last : 0);
+    if (taken) f->captures[c - 1] += taken;
+    uint32_t g = gid[p];
+    f->ko = (uint16_t)(taken == 1 && v->gsize[g] == 1 && glibs[g] == 1 ? last : 0);
 }
 
-void go_rekey(go_view *v) {
+void go_place(go_view *v, uint32_t p, uint32_t c) { go_place_inline(v, p, c); }
+
+static inline void go_rekey_inline(go_view *v) {
     const go_data *d = v->d;
     go_fixed *f = v->f;
     uint64_t k1 = f->board_key, k2 = f->board_key2;
@@ -147,11 +179,14 @@ void go_rekey(go_view *v) {
     f->head.key2 = k2;
 }
 
-void go_apply(go_view *v, uint32_t p) {
+void go_rekey(go_view *v) { go_rekey_inline(v); }
+
+/* go_apply's body, inlined into the playout loop. */
+static inline void go_apply_inline(go_view *v, uint32_t p) {
     go_fixed *f = v->f;
     int32_t mover = f->head.to_move;
     if (p) {
-        go_place(v, p, (uint32_t)mover + 1);
+        go_place_inline(v, p, (uint32_t)mover + 1);
         f->passes = 0;
         go_remember(v);
     } else {
@@ -162,8 +197,10 @@ void go_apply(go_view *v, uint32_t p) {
     f->next_role = (uint8_t)(1 - mover);
     if (f->passes >= 2 || f->head.ply >= v->d->max_plies) f->head.to_move = MIAI_NOBODY;
     else f->head.to_move = 1 - mover;
-    go_rekey(v);
+    go_rekey_inline(v);
 }
+
+void go_apply(go_view *v, uint32_t p) { go_apply_inline(v, p); }
 
 void go_reset_history(go_view *v) {
     memset(v->f->bloom, 0, sizeof v->f->bloom);
@@ -196,8 +233,9 @@ void go_clear(go_view *v) {
 
 uint32_t go_play_out(go_view *v, miai_rng *rng, miai_move *trace, uint32_t trace_cap,
                      uint32_t *trace_len) {
-    go_fixed *f = v->f;
-    uint16_t *empty = v->empty, *epos = v->epos;
+    const go_view lv = *v; /* never escapes: its fields stay in registers */
+    go_fixed *f = lv.f;
+    uint16_t *empty = lv.empty, *epos = lv.epos;
     uint32_t plies = 0, tl = 0;
     while (f->head.to_move != MIAI_NOBODY) {
         uint32_t c = (uint32_t)f->head.to_move + 1, k = f->n_empty, p = 0;
@@ -206,7 +244,7 @@ uint32_t go_play_out(go_view *v, miai_rng *rng, miai_move *trace, uint32_t trace
         while (k) {
             uint32_t i = miai_rng_below(rng, k);
             uint32_t q = empty[i];
-            if (go_playout_ok(v, q, c)) {
+            if (go_playout_ok(&lv, q, c)) {
                 p = q;
                 break;
             }
@@ -217,8 +255,8 @@ uint32_t go_play_out(go_view *v, miai_rng *rng, miai_move *trace, uint32_t trace
             epos[q] = (uint16_t)k;
             epos[r] = (uint16_t)i;
         }
-        if (trace && tl < trace_cap) trace[tl++] = p ? v->d->move_of_point[p] : v->d->n_moves;
-        go_apply(v, p);
+        if (trace && tl < trace_cap) trace[tl++] = p ? lv.d->move_of_point[p] : lv.d->n_moves;
+        go_apply_inline(v, p);
         plies++;
     }
     if (trace_len) *trace_len = tl;

@@ -72,6 +72,7 @@ typedef struct {
 /* Pointers into one state. */
 typedef struct {
     const go_data *d;
+    uint32_t W; /* row stride: the neighbours of p are p -+ 1 and p -+ W */
     go_fixed *f;
     uint64_t *hist;
     uint32_t *gsum, *gsum2;
@@ -83,6 +84,7 @@ static inline go_view go_view_of(const go_data *d, void *state) {
     uint8_t *b = state;
     return (go_view){
         .d = d,
+        .W = d->W,
         .f = state,
         .hist = (uint64_t *)(void *)(b + d->off_hist),
         .gsum = (uint32_t *)(void *)(b + d->off_gsum),
@@ -143,8 +145,9 @@ static inline void go_empty_add(go_view *v, uint32_t p) {
 
 /* Would colour c (GO_BLACK/GO_WHITE) at empty point p be suicide? */
 static inline bool go_is_suicide(const go_view *v, uint32_t p, uint32_t c) {
+    const uint32_t nbs[4] = {p - v->W, p - 1, p + 1, p + v->W};
     for (int k = 0; k < 4; k++) {
-        uint32_t n = p + (uint32_t)v->d->nb[k];
+        uint32_t n = nbs[k];
         uint32_t cn = v->color[n];
         if (cn == GO_EMPTY) return false;
         if (cn == GO_EDGE) continue;
@@ -158,22 +161,26 @@ static inline bool go_is_suicide(const go_view *v, uint32_t p, uint32_t c) {
  * diagonal held by the opponent (none on the edge)?  The playout never fills these. */
 static inline bool go_is_own_eye(const go_view *v, uint32_t p, uint32_t c) {
     const uint8_t *col = v->color;
-    for (int k = 0; k < 4; k++) {
-        uint32_t cn = col[p + (uint32_t)v->d->nb[k]];
-        if (cn != c && cn != GO_EDGE) return false;
-    }
+    const uint32_t W = v->W;
+    const uint32_t ok = 1u << c | 1u << GO_EDGE; /* each neighbour must be c or the edge */
+    if (!(ok >> col[p - W] & ok >> col[p - 1] & ok >> col[p + 1] & ok >> col[p + W] & 1))
+        return false;
+    const uint32_t dg[4] = {col[p - W - 1], col[p - W + 1], col[p + W - 1], col[p + W + 1]};
     uint32_t bad = 0, edge = 0;
     for (int k = 0; k < 4; k++) {
-        uint32_t cn = col[p + (uint32_t)v->d->diag[k]];
-        bad += cn == 3u - c;
-        edge += cn == GO_EDGE;
+        bad += dg[k] == 3u - c;
+        edge += dg[k] == GO_EDGE;
     }
     return bad + (edge > 0) < 2;
 }
 
 /* The playout's rule: not the simple-ko point, not an own eye, not suicide. */
 static inline bool go_playout_ok(const go_view *v, uint32_t p, uint32_t c) {
-    return p != v->f->ko && !go_is_own_eye(v, p, c) && !go_is_suicide(v, p, c);
+    if (p == v->f->ko) return false;
+    const uint8_t *col = v->color;
+    /* Fast path: an empty neighbour means neither an eye nor suicide. */
+    if (!col[p - v->W] || !col[p - 1] || !col[p + 1] || !col[p + v->W]) return true;
+    return !go_is_own_eye(v, p, c) && !go_is_suicide(v, p, c);
 }
 
 /* Full rules (no suicide, positional superko) for colour c at empty point p. */

@@ -205,6 +205,12 @@ static void bad_arguments_are_refused(void) {
     CHECK(go_board_text(g, s, text, 0) == MIAI_EINVAL);
     CHECK(go_board_text(g, s, text, 5) == MIAI_OK && strlen(text) == 4);
     CHECK(go_board_text(g, s, text, sizeof text) == MIAI_OK && strlen(text) == 90);
+    CHECK(go_play_as(g, s, 2, 0) == MIAI_EINVAL);
+    CHECK(go_play_as(g, s, 0, 82) == MIAI_EINVAL);
+    CHECK(go_play_as(ttt, s, 0, 0) == MIAI_EINVAL);
+    CHECK(go_play_as(g, NULL, 0, 0) == MIAI_EINVAL);
+    CHECK(go_play_as(g, s, 1, 40) == MIAI_OK && miai_state_check(g, s) == MIAI_OK);
+    CHECK(go_play_as(g, s, 0, 40) == MIAI_EILLEGAL);
     miai_move m;
     const char *junk[] = {"i5", "a0", "a10", "z1", "a-1", "a1a", "passx", "", "a", "a01"};
     for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++)
