@@ -187,15 +187,34 @@ def test_undo_to_the_start(gtp: Pipe) -> None:
     assert gtp.fails("undo") == "cannot undo"
 
 
-def test_out_of_turn_moves_insert_a_pass_that_undo_removes(gtp: Pipe) -> None:
+def test_out_of_turn_moves_and_undo(gtp: Pipe) -> None:
     gtp.ok("boardsize 9")
     gtp.ok("play b C3")
-    gtp.ok("play b D4")  # white passed implicitly
+    gtp.ok("play b D4")  # black again: a setup-style move, no pass invented
+    gtp.ok("play b E5")
+    assert stones(gtp) == {"C3", "D4", "E5"}
+    gtp.ok("play w pass")
+    gtp.ok("play b F6")
+    for _ in range(2):
+        gtp.ok("undo")
+    assert stones(gtp) == {"C3", "D4", "E5"}
     gtp.ok("undo")
+    assert stones(gtp) == {"C3", "D4"}
     gtp.ok("undo")
-    assert stones(gtp) == {"C3"}
     gtp.ok("undo")
     assert stones(gtp) == set()
+    assert gtp.fails("undo") == "cannot undo"
+
+
+def test_moves_after_two_passes_continue_the_game(gtp: Pipe) -> None:
+    """KGS clean-up: after both pass, play goes on from the position before the last pass."""
+    gtp.ok("boardsize 9")
+    gtp.ok("play b C3")
+    gtp.ok("play w pass")
+    gtp.ok("play b pass")
+    gtp.ok("play w G7")
+    assert stones(gtp) == {"C3", "G7"}
+    assert gtp.ok("genmove b")
 
 
 def test_genmove_plays_legal_moves_and_reg_genmove_does_not_play(gtp: Pipe) -> None:

@@ -3,10 +3,10 @@
 Every change is made on a copy and committed only when it succeeds, so a failed command
 leaves the session exactly as it was (GTP: ``? message`` with the state unchanged).
 
-Out-of-turn moves (``play w ...`` when black is to move), which GTP controllers send for
-setups, are played after an implicit pass of the side to move; the pass is recorded as a
-move, so undo removes both.  A game that ended with two passes accepts further moves (as
-in KGS's clean-up phase): the position is rebuilt without the final pass.
+Out-of-turn moves (``play b ...`` twice in a row, as GTP controllers send for setups)
+are played with ``go.play_as``: full rules, and the other side moves next; no pass is
+invented.  A game that ended with two passes accepts further moves (as in KGS's clean-up
+phase): the position is rebuilt without the final pass.
 """
 
 from __future__ import annotations
@@ -59,9 +59,10 @@ class GoSession:
         for role, move in moves:
             if state.is_terminal():
                 raise IllegalMoveError("the game is over")
-            if state.to_move != role:
-                raise IllegalMoveError("move out of turn in the record")
-            state.play(move)
+            if state.to_move == role:
+                state.play(move)
+            else:
+                go.play_as(state, role, move)
         return state
 
     def _commit(self, setup: list[tuple[int, int]], moves: list[tuple[int, int]]) -> None:
@@ -97,16 +98,13 @@ class GoSession:
         return self.game.move_to_text(move, 0).upper() if move != self.pass_move else "pass"
 
     def play(self, role: int, move: int) -> None:
-        """Play ``move`` for ``role`` (id), passing for the other side if needed."""
+        """Play ``move`` (id) for ``role``, in turn or not."""
         moves = list(self.moves)
         if self.state.is_terminal():
             if not moves or moves[-1][1] != self.pass_move:
                 raise IllegalMoveError("the game is over")
             # A game ended by two passes goes on (clean-up): drop the final pass.
             moves = moves[:-1]
-        state = self._replay(self.game, self.setup, moves)
-        if state.to_move != role:
-            moves.append((state.to_move, self.pass_move))
         moves.append((role, move))
         self._commit(list(self.setup), moves)
 
