@@ -49,7 +49,10 @@ BOTS: dict[str, BotEntry] = {
 
 # Named full specs, e.g. "uct-fast": "uct:c=0.7,iterations=500".  Presets may name
 # any bot of BOTS or any search algorithm.
-PRESETS: dict[str, str] = {}
+PRESETS: dict[str, str] = {
+    # The Go bot `miai gtp` plays by default (the GTP clock can only lower `seconds`).
+    "go9": "uct:c=0.7,seconds=2",
+}
 
 
 def resolve(spec: str | BotSpec) -> BotSpec:
