@@ -84,10 +84,18 @@ static inline double miai_q_for(double q, double n, uint32_t from, uint32_t to) 
 
 static inline uint32_t miai_role_of(const miai_edge *e) { return miai_edge_role(e); }
 
-/* The UCB1 value of uct.c (uct-star.txt eq. 1), computed the same way. */
-static inline double miai_ucb(double sum, double n, double c, double log_parent) {
+/* uct.c's exploration factor c sqrt(ln N) of a node whose edges have N visits. */
+static inline double miai_ucb_factor(double c, double parent) {
+    return parent > 1 ? c * sqrt(log(parent)) : 0.0;
+}
+
+/* The UCB1 value of uct.c (uct-star.txt eq. 1) computed in uct.c's order of
+ * operations, mean * (1/n) + k sqrt(1/n) with k = miai_ucb_factor, so equal inputs
+ * give equal bits. */
+static inline double miai_ucb(double sum, double n, double k) {
     if (n == 0) return INFINITY;
-    return sum / n + c * sqrt(log_parent / n);
+    double inv = 1.0 / n;
+    return sum * inv + k * sqrt(inv);
 }
 
 /* Games these policies accept (see the contract). */

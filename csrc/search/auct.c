@@ -60,10 +60,10 @@ static inline double weighted(double v, double q, double n) {
     return n > 0 ? v * (q / n) : 0.0;
 }
 
-static inline double log_parent_of(const miai_edge *edges, uint32_t first, uint32_t count) {
+static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t count) {
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
-    return parent ? log((double)parent) : 0.0;
+    return (double)parent;
 }
 
 static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -75,14 +75,14 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
-    double log_parent = log_parent_of(edges, first, count);
+    double k = miai_ucb_factor(p->cfg.c, parent_of(edges, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (edges[i].flags & mask) continue;
         /* eq. (5): r^A + C sqrt(log s / n), s the visits of the node's moves */
         miai_argmax_offer(&best, &s->rng, i,
-                          miai_ucb(acc_total(&edges[i]), edges[i].n, p->cfg.c, log_parent));
+                          miai_ucb(acc_total(&edges[i]), edges[i].n, k));
     }
     return best.chosen;
 }
@@ -141,14 +141,14 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
     double total = 0.0;
     for (uint32_t i = first; i < first + count; i++) total += edges[i].alg_b;
-    double log_total = total > 0 ? log(total) : 0.0;
+    double k = miai_ucb_factor(p->cfg.c, total);
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (edges[i].flags & mask) continue;
         /* eq. (2): r^D + C sqrt(log s^D / n^D) */
         miai_argmax_offer(&best, &s->rng, i,
-                          miai_ucb(edges[i].alg_a, edges[i].alg_b, p->cfg.c, log_total));
+                          miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
     }
     return best.chosen;
 }
@@ -183,13 +183,14 @@ static uint32_t auct_final(const miai_policy *p, const miai_search *s, uint32_t 
 void miai_auct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
     const miai_edge *edges = s->dag.edges;
     const miai_node *x = &s->dag.nodes[node];
-    double log_parent = log_parent_of(edges, x->first_edge, x->n_edges);
+    double parent = parent_of(edges, x->first_edge, x->n_edges);
+    double f = miai_ucb_factor(p->cfg.c, parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         out[4 * k] = e->n ? acc_total(e) / e->n : 0.0;
-        out[4 * k + 1] = exp(log_parent);
+        out[4 * k + 1] = parent;
         out[4 * k + 2] = e->n;
-        out[4 * k + 3] = miai_ucb(acc_total(e), e->n, p->cfg.c, log_parent);
+        out[4 * k + 3] = miai_ucb(acc_total(e), e->n, f);
     }
 }
 
@@ -198,13 +199,13 @@ void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
     const miai_node *x = &s->dag.nodes[node];
     double total = 0.0;
     for (uint32_t k = 0; k < x->n_edges; k++) total += edges[x->first_edge + k].alg_b;
-    double log_total = total > 0 ? log(total) : 0.0;
+    double f = miai_ucb_factor(p->cfg.c, total);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         out[4 * k] = e->alg_b > 0 ? e->alg_a / e->alg_b : 0.0;
         out[4 * k + 1] = total;
         out[4 * k + 2] = e->alg_b;
-        out[4 * k + 3] = miai_ucb(e->alg_a, e->alg_b, p->cfg.c, log_total);
+        out[4 * k + 3] = miai_ucb(e->alg_a, e->alg_b, f);
     }
 }
 

@@ -70,6 +70,7 @@ typedef struct {
     uint32_t *stamp;           /* per node: visit stamp of the current walk */
     uint32_t *order, *stack, *iter; /* per node, scratch */
     uint32_t epoch;
+    uint32_t init_nodes;       /* nodes [0, init_nodes) have their sums and lists set */
     uint64_t seen_iterations;  /* root_iterations at the last backup, + 1 */
     uint64_t seen_key, seen_key2;
 } ucd_data;
@@ -139,6 +140,9 @@ static double q_inf(const ucd_data *u, const miai_dag *d, const miai_edge *e, ui
     return den > 0 ? num / den * e->n : 0.0;
 }
 
+/* A mean from its total and count, as uct.c divides (total * (1/n)); 0 for none. */
+static inline double mean_of(double num, double den) { return den > 0 ? num * (1.0 / den) : 0.0; }
+
 /* Refresh the cached mu_inf(e), n_inf(e) of edge i from its statistics and its
  * child's kept sums (eq. 14 and eq. 12 at depth infinity). */
 static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
@@ -153,7 +157,7 @@ static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
         }
         n += y->c;
     }
-    u->E[i] = (ucd_cache){.mu = den > 0 ? num / den : 0.0, .n = n};
+    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n};
 }
 
 /* mu_d(e) * n(e) for role `to`: eq. (9) at depth 0, eq. (10) above; the numerator and
@@ -210,11 +214,10 @@ static inline double depth_of(const ucd_data *u, int k) {
     return isinf(u->depth[k]) && u->recurse ? u->inf_depth : u->depth[k];
 }
 
-/* The three terms and the value of edge i; log_p = log p_d2 of its siblings (eq. 13).
+/* The three terms and the value of edge i; k = c sqrt(log p_d2) of its siblings (eq. 13).
  * An edge never followed (n = 0, so no child) has every count 0: value infinity. */
-static inline void ucd_edge_terms(const miai_policy *p, const ucd_data *u, const miai_dag *d,
-                                  uint32_t i, double log_p, double *mu, double *nd3,
-                                  double *value) {
+static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t i, double k,
+                                  double *mu, double *nd3, double *value) {
     const miai_edge *e = &d->edges[i];
     if (e->n == 0) {
         *mu = *nd3 = 0.0;
@@ -223,19 +226,19 @@ static inline void ucd_edge_terms(const miai_policy *p, const ucd_data *u, const
     }
     double num, den;
     if (u->depth[0] == 0) {
-        *mu = e->sum / e->n;
+        *mu = mean_of(e->sum, e->n);
     } else if (isinf(u->depth[0]) && !u->recurse) {
         *mu = u->E[i].mu;
     } else {
         q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
-        *mu = den > 0 ? num / den : 0.0;
+        *mu = mean_of(num, den);
     }
     if (u->depth[2] == 0) *nd3 = e->n;
     else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
     else *nd3 = n_depth(u, d, e, depth_of(u, 2));
     /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
-     * (ucd.txt sec. 3.4), in the order of operations of uct.c. */
-    *value = *nd3 <= 0 ? INFINITY : *mu + p->cfg.c * sqrt(log_p / *nd3);
+     * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p). */
+    *value = *nd3 <= 0 ? INFINITY : *mu + k * sqrt(1.0 / *nd3);
 }
 
 /* p_d2 over edges[first .. first + count) (eq. 13). */
@@ -254,8 +257,6 @@ static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, u
         p += n_depth(u, d, &d->edges[i], depth_of(u, 1));
     return p;
 }
-
-static inline double log_or_zero(double p) { return p > 0 ? log(p) : 0.0; }
 
 /* ---- keeping A, B, C and the in-edge lists -------------------------------------- */
 
@@ -323,6 +324,7 @@ static void ucd_rebuild(ucd_data *u, miai_search *s) {
         node_sums(u, d, x);
         top--;
     }
+    u->init_nodes = d->n_nodes;
     const miai_node *root = &d->nodes[d->root];
     u->seen_key = root->key;
     u->seen_key2 = root->key2;
@@ -448,7 +450,7 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
             double den1 = e->n_prime + (sums ? b1 : 0.0);
             double num1 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
                           (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
-            u->E[i] = (ucd_cache){.mu = den1 > 0 ? num1 / den1 : 0.0, .n = e->n_prime + c1};
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = e->n_prime + c1};
             ucd_sums *dx = &u->D[x];
             dx->a += q1 - q0;
             dx->b += hit ? 1.0 : 0.0;
@@ -522,18 +524,32 @@ static void ucd_break(ucd_data *u) {
     u->recurse = true;
 }
 
+/* Room for the graph, and empty sums and in-edge lists for the nodes created since
+ * the last call (the loop creates leaves without a hook; their edges come later, with
+ * on_expand).  Amortised doubling: the rare reallocation is the only allocation in
+ * backup.  False when memory ran out (the policy then recurses). */
+static bool ucd_grow(ucd_data *u, const miai_dag *d) {
+    if (u->recurse) return false;
+    if (!ucd_reserve(u, d)) {
+        ucd_break(u);
+        return false;
+    }
+    for (uint32_t x = u->init_nodes; x < d->n_nodes; x++) {
+        u->S[x] = (ucd_sums){.mover = -1};
+        u->in_head[x] = MIAI_NIL;
+    }
+    if (d->n_nodes > u->init_nodes) u->init_nodes = d->n_nodes;
+    return true;
+}
+
+/* A node got its edges (its second visit): it keeps its sums (zero: it had no
+ * edges) and its in-edges; its edges start empty. */
 static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
-    if (u->recurse) return;
-    if (!ucd_reserve(u, d)) {
-        ucd_break(u);
-        return;
-    }
+    if (!ucd_grow(u, d)) return;
     const miai_node *x = &d->nodes[node];
-    u->S[node] = (ucd_sums){
-        .mover = x->n_edges ? (int32_t)miai_role_of(&d->edges[x->first_edge]) : -1};
-    u->in_head[node] = MIAI_NIL;
+    u->S[node].mover = x->n_edges ? (int32_t)miai_role_of(&d->edges[x->first_edge]) : -1;
     for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
         u->origin[i] = node;
         u->E[i] = (ucd_cache){0};
@@ -550,13 +566,13 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
     uint32_t mask = miai_exclusion(edges, first, count, u->solver);
-    double log_p = log_or_zero(ucd_parent(u, d, first, count));
+    double k = miai_ucb_factor(p->cfg.c, ucd_parent(u, d, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (edges[i].flags & mask) continue;
         double mu, nd3, v;
-        ucd_edge_terms(p, u, d, i, log_p, &mu, &nd3, &v);
+        ucd_edge_terms(u, d, i, k, &mu, &nd3, &v);
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
@@ -587,6 +603,7 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
                        const double *rewards) {
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
+    ucd_grow(u, d);
     if (u->recurse || u->refresh || path->len == 0) {
         miai_backup_descent(s, path, rewards);
     } else {
@@ -626,9 +643,10 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     ucd_prepare(u, s, node);
     const miai_node *x = &d->nodes[node];
     double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
+    double f = miai_ucb_factor(p->cfg.c, parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         double mu, nd3, v;
-        ucd_edge_terms(p, u, d, x->first_edge + k, log_or_zero(parent), &mu, &nd3, &v);
+        ucd_edge_terms(u, d, x->first_edge + k, f, &mu, &nd3, &v);
         out[4 * k] = mu;
         out[4 * k + 1] = parent;
         out[4 * k + 2] = nd3;

@@ -117,13 +117,14 @@ static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
     double log_parent = parent ? log((double)parent) : 0.0;
+    double k = miai_ucb_factor(p->cfg.c, (double)parent);
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         const miai_edge *e = &edges[i];
         if (e->flags & mask) continue;
         double v;
-        if (!a->inside) v = miai_ucb(e->sum, e->n, p->cfg.c, log_parent); /* eq. (1) */
+        if (!a->inside) v = miai_ucb(e->sum, e->n, k); /* eq. (1) */
         else v = e->n ? e->sum / e->n + sqrt(p->cfg.c * log_parent / e->n) : INFINITY; /* (6) */
         miai_argmax_offer(&best, &s->rng, i, v);
     }
@@ -159,7 +160,8 @@ void miai_uctstar_terms(miai_policy *p, miai_search *s, uint32_t node, double *o
         out[4 * k + 2] = e->n;
         out[4 * k + 3] = !e->n ? INFINITY
                          : a->inside ? mean + sqrt(p->cfg.c * log_parent / e->n)
-                                     : miai_ucb(e->sum, e->n, p->cfg.c, log_parent);
+                                     : miai_ucb(e->sum, e->n,
+                                                miai_ucb_factor(p->cfg.c, (double)parent));
     }
 }
 
