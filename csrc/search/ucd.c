@@ -6,9 +6,9 @@
  * section 3.4; params[MIAI_PARAM_SOLVER].
  *
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
- * infinite when n_d3(e) = 0.  Finite depths are computed by the recursions (10), (12),
- * (13) at selection time (cost b^d).  Depth infinity is read from per-node sums
- * (A, B, C below) and a per-edge cache of mu_inf, n_inf:
+ * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
+ * (13) at selection time (cost b^d).  Depths 1 and infinity are read from per-node
+ * sums (A, B, C, Q0 below) and a per-edge cache of mu_1, n_1, mu_inf, n_inf:
  *   - backup 2 (incremental) keeps them exact after every playout: the ancestors of
  *     the playout's node are visited children first; an edge off the path changes
  *     its origin's A by n(e) (mu_new(e) - mu_old(e)), eq. (15) times the origin's
@@ -27,9 +27,10 @@
  *
  * Per node y (indexed like the DAG's nodes, grown in on_expand; ucd_sums):
  *   A(y) = sum over y's edges f of q_inf(f) = mu_inf(f) n(f)  (role of y's mover)
- *   B(y) = sum of n(f)          C(y) = sum of n_inf(f)
- * so that mu_inf(e) = (sum'(e) + A(y)) / (n'(e) + B(y)) (eq. 14, 10) and
- * n_inf(e) = n'(e) + C(y) (eq. 12) for an edge e into y.  After a re-root (indices
+ *   B(y) = sum of n(f)          C(y) = sum of n_inf(f)      Q0(y) = sum of sum(f)
+ * so that mu_inf(e) = (sum'(e) + A(y)) / (n'(e) + B(y)) (eq. 14, 10),
+ * n_inf(e) = n'(e) + C(y) (eq. 12), mu_1(e) = (sum'(e) + Q0(y)) / (n'(e) + B(y)) and
+ * n_1(e) = n'(e) + B(y) for an edge e into y.  After a re-root (indices
  * change) the sums and the in-edge lists are rebuilt from the graph.
  */
 #include <stdlib.h>
@@ -42,6 +43,7 @@ enum { UCD_DESCENT = 0, UCD_ALL = 1, UCD_INCREMENTAL = 2 };
 /* The kept sums of one node (one cache line for the selection's reads). */
 typedef struct {
     double a, b, c;  /* A, B, C of the file comment */
+    double q0;       /* Q0: sum of the edges' payoff totals (depth 1) */
     int32_t mover;   /* role of the node's edges; -1 when it has none */
     uint32_t unused;
 } ucd_sums;
@@ -49,7 +51,8 @@ typedef struct {
 /* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
  * children (edges of a node are contiguous, so are these). */
 typedef struct {
-    double mu, n;
+    double mu, n;    /* depth infinity */
+    double mu1, n1;  /* depth 1 */
 } ucd_cache;
 
 typedef struct {
@@ -148,16 +151,17 @@ static inline double mean_of(double num, double den) { return den > 0 ? num * (1
 static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
     const miai_edge *e = &d->edges[i];
     uint32_t role = miai_role_of(e);
-    double num = prime_q(e, role), den = e->n_prime, n = e->n_prime;
+    double num = prime_q(e, role), den = e->n_prime, n = e->n_prime, num1 = num;
     if (e->child != MIAI_NIL) {
         const ucd_sums *y = &u->S[e->child];
         if (y->mover >= 0) {
             num += miai_q_for(y->a, y->b, (uint32_t)y->mover, role);
+            num1 += miai_q_for(y->q0, y->b, (uint32_t)y->mover, role);
             den += y->b;
         }
         n += y->c;
     }
-    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n};
+    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n, .mu1 = mean_of(num1, den), .n1 = den};
 }
 
 /* mu_d(e) * n(e) for role `to`: eq. (9) at depth 0, eq. (10) above; the numerator and
@@ -229,12 +233,15 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t
         *mu = mean_of(e->sum, e->n);
     } else if (isinf(u->depth[0]) && !u->recurse) {
         *mu = u->E[i].mu;
+    } else if (u->depth[0] == 1 && !u->recurse) {
+        *mu = u->E[i].mu1;
     } else {
         q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
         *mu = mean_of(num, den);
     }
     if (u->depth[2] == 0) *nd3 = e->n;
     else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
+    else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E[i].n1;
     else *nd3 = n_depth(u, d, e, depth_of(u, 2));
     /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
      * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p). */
@@ -251,6 +258,10 @@ static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, u
     double p = 0.0;
     if (isinf(u->depth[1]) && !u->recurse) {
         for (uint32_t i = first; i < first + count; i++) p += u->E[i].n;
+        return p;
+    }
+    if (u->depth[1] == 1 && !u->recurse) {
+        for (uint32_t i = first; i < first + count; i++) p += u->E[i].n1;
         return p;
     }
     for (uint32_t i = first; i < first + count; i++)
@@ -275,16 +286,17 @@ static bool register_edge(ucd_data *u, miai_dag *d, uint32_t i) {
  * refresh the caches of its edges. */
 static void node_sums(ucd_data *u, const miai_dag *d, uint32_t x) {
     const miai_node *y = &d->nodes[x];
-    double a = 0.0, b = 0.0, c = 0.0;
+    double a = 0.0, b = 0.0, c = 0.0, q0 = 0.0;
     int32_t mover = y->n_edges ? (int32_t)miai_role_of(&d->edges[y->first_edge]) : -1;
     for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
         const miai_edge *f = &d->edges[i];
         a += q_inf(u, d, f, (uint32_t)mover);
         b += f->n;
         c += f->n_prime + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
+        q0 += f->sum;
         cache_edge(u, d, i);
     }
-    u->S[x] = (ucd_sums){.a = a, .b = b, .c = c, .mover = mover};
+    u->S[x] = (ucd_sums){.a = a, .b = b, .c = c, .q0 = q0, .mover = mover};
 }
 
 /* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
@@ -427,7 +439,7 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
         bool sums = ys->mover >= 0;
         uint32_t mover = sums ? (uint32_t)ys->mover : 0;
         double a0 = ys->a, b0 = ys->b, c0 = ys->c;
-        double a1 = a0 + dy->a, b1 = b0 + dy->b, c1 = c0 + dy->c;
+        double a1 = a0 + dy->a, b1 = b0 + dy->b, c1 = c0 + dy->c, q01 = ys->q0 + dy->q0;
         for (uint32_t i = u->in_head[y]; i != MIAI_NIL; i = u->in_next[i]) {
             miai_edge *e = &d->edges[i];
             uint32_t role = miai_role_of(e), x = u->origin[i];
@@ -450,15 +462,20 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
             double den1 = e->n_prime + (sums ? b1 : 0.0);
             double num1 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
                           (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
-            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = e->n_prime + c1};
+            double num01 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
+                           (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = e->n_prime + c1,
+                                  .mu1 = mean_of(num01, den1), .n1 = den1};
             ucd_sums *dx = &u->D[x];
             dx->a += q1 - q0;
             dx->b += hit ? 1.0 : 0.0;
+            dx->q0 += hit ? r : 0.0;
             dx->c += (e->n_prime - np0) + (fresh ? c1 : c1 - c0);
         }
         ys->a = a1;
         ys->b = b1;
         ys->c = c1;
+        ys->q0 = q01;
     }
 }
 

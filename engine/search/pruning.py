@@ -147,6 +147,25 @@ class PrunedUCT(UCT):
         settle(self, "every", whole(self.every, "uct every", low=1))
         settle(self, "solver", flag(self.solver, "uct solver"))
 
+    def _plain(self) -> bool:
+        return self.prune == "none" and not self.solver
+
+    def _key(self) -> tuple[object, ...]:
+        if self._plain():
+            return (self.c, self.final)
+        return (self.c, self.final, self.prune, self.alpha, self.every, self.solver)
+
+    def __eq__(self, other: object) -> bool:
+        """Without pruning and the solver this is plain UCT, and equal to it."""
+        if isinstance(other, PrunedUCT):
+            return self._key() == other._key()
+        if type(other) is UCT:
+            return self._plain() and (self.c, self.final) == (other.c, other.final)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     @property
     def batch_iterations(self) -> int | None:
         return int(self.every) if self.prune != "none" else None
