@@ -26,10 +26,17 @@
 
 #include "algos.h"
 
+#define AUCT_POWERS 4096
+
 typedef struct {
     double lambda;
     bool solver;
+    double power[AUCT_POWERS];  /* lambda^t, t < AUCT_POWERS (pow() per node is slow) */
 } auct_data;
+
+static inline double lambda_to(const auct_data *a, double t) {
+    return t < AUCT_POWERS ? a->power[(uint32_t)t] : pow(a->lambda, t);
+}
 
 static int auct_init(miai_policy *p, miai_search *s) {
     int rc = miai_algos_check_game(s);
@@ -40,6 +47,7 @@ static int auct_init(miai_policy *p, miai_search *s) {
     if (!a) return MIAI_ENOMEM;
     a->lambda = lam;
     a->solver = miai_solver_on(p);
+    for (uint32_t t = 0; t < AUCT_POWERS; t++) a->power[t] = pow(lam, (double)t);
     p->data = a;
     return MIAI_OK;
 }
@@ -87,23 +95,28 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     return best.chosen;
 }
 
-/* Eq. (7) for edge `in` entering `node`: G = n(in) * sum_j w_j r_j over the visited
- * edges and the virtual child. */
-static void accelerate(const auct_data *a, miai_dag *d, uint32_t in, uint32_t node) {
-    miai_edge *e = &d->edges[in];
+/* At a node of the path where `chosen` was taken: eq. (6) for every edge, then, if
+ * `in` (the edge entering the node) is not MIAI_NIL, eq. (7) for it: G = n(in) *
+ * sum_j w_j r_j over the visited edges and the virtual child.  One pass. */
+static void velocities_and_ratio(const auct_data *a, miai_dag *d, uint32_t node,
+                                 uint32_t chosen, uint32_t in) {
     const miai_node *x = &d->nodes[node];
-    uint32_t role = miai_role_of(e);
+    uint32_t role = in != MIAI_NIL ? miai_role_of(&d->edges[in]) : 0;
     double num = 0.0, den = 0.0, t = 0.0;
     for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
-        const miai_edge *f = &d->edges[i];
-        t += f->n;
-        if (f->n == 0) continue;
+        miai_edge *f = &d->edges[i];
+        /* eq. (6): v <- v lambda + [selected] */
+        f->alg_b = (float)((double)f->alg_b * a->lambda + (i == chosen ? 1.0 : 0.0));
+        if (in == MIAI_NIL || f->n == 0) continue;
         double v = f->alg_b;
+        t += f->n;
         num += weighted(v, miai_q_for(acc_total(f), f->n, miai_role_of(f), role), f->n);
         den += v;
     }
+    if (in == MIAI_NIL) return;
+    miai_edge *e = &d->edges[in];
     if (e->n_prime) {
-        double v = e->n_prime * pow(a->lambda, t);
+        double v = e->n_prime * lambda_to(a, t);
         num += weighted(v, e->sum_prime, e->n_prime);
         den += v;
     }
@@ -119,13 +132,8 @@ static void auct_backup(miai_policy *p, miai_search *s, const miai_path *path,
     miai_backup_descent(s, path, rewards);
     for (uint32_t k = path->len; k-- > 0;) {
         const miai_step *st = &path->steps[k];
-        const miai_node *x = &d->nodes[st->node];
-        for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
-            miai_edge *f = &d->edges[i];
-            /* eq. (6): v <- v lambda + [selected] */
-            f->alg_b = (float)((double)f->alg_b * a->lambda + (i == st->edge ? 1.0 : 0.0));
-        }
-        if (k > 0) accelerate(a, d, path->steps[k - 1].edge, st->node);
+        velocities_and_ratio(a, d, st->node, st->edge,
+                             k > 0 ? path->steps[k - 1].edge : MIAI_NIL);
     }
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
