@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-
 from typing import TYPE_CHECKING
 
 from engine.errors import InvalidArgumentError
