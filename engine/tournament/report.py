@@ -278,10 +278,10 @@ _BUDGET_PARAMS = {"iterations", "seconds", "playouts", "seed", "nodes"}
 
 
 def choose_axes(points: Sequence[Point], x: str | None = None,
-                series: str | None = None) -> tuple[str | None, str | None]:
+                series: Sequence[str] | str | None = None) -> tuple[str | None, list[str]]:
     """The parameter on the x axis (given, or the one with most distinct values among
-    the points that have it) and the one separating lines (given, or another varying
-    parameter; None: lines split by bot name only)."""
+    the points that have it) and the parameters separating the lines (given, or every
+    other varying parameter); lines are also split by bot name."""
     values: dict[str, set[str]] = defaultdict(set)
     for p in points:
         for k, v in p.params.items():
@@ -290,10 +290,11 @@ def choose_axes(points: Sequence[Point], x: str | None = None,
     varying = {k: len(v) for k, v in values.items() if len(v) > 1}
     if x is None and varying:
         x = max(sorted(varying), key=lambda k: varying[k])
-    if series is None and x is not None:
-        rest = [k for k in sorted(varying) if k != x]
-        series = max(rest, key=lambda k: varying[k]) if rest else None
-    return x, series
+    if series is None:
+        keys = [k for k in sorted(varying) if k != x]
+    else:
+        keys = [series] if isinstance(series, str) else list(series)
+    return x, keys
 
 
 def _x_value(text: str) -> float:
@@ -304,7 +305,7 @@ def _x_value(text: str) -> float:
 
 
 def plot(summary: RunSummary, path: Path, *, x: str | None = None,
-         series: str | None = None, title: str | None = None) -> bool:
+         series: Sequence[str] | str | None = None, title: str | None = None) -> bool:
     """Write the score-against-parameter plot; False if no parameter varies."""
     points = _points(summary)
     x, series = choose_axes(points, x, series)
@@ -319,13 +320,13 @@ def plot(summary: RunSummary, path: Path, *, x: str | None = None,
     reference = [p for p in points if x not in p.params]
     ticks = sorted({p.params[x] for p in on_axis}, key=lambda v: (_x_value(v), v))
     position = {v: k for k, v in enumerate(ticks)}
-    lines: dict[str, list[Point]] = defaultdict(list)
+    lines: dict[tuple[object, ...], list[Point]] = defaultdict(list)
     for p in on_axis:
-        name = p.name + (f" {series}={p.params[series]}" if series in p.params else "")
-        lines[name].append(p)
+        lines[(p.name, *((k, p.params.get(k, "")) for k in series))].append(p)
     fig, ax = plt.subplots(figsize=(7.0, 4.5))
-    for name in sorted(lines, key=lambda n: (n.split("=")[0], _x_value(n.split("=")[-1]))):
-        pts = sorted(lines[name], key=lambda p: position[p.params[x]])
+    for key in sorted(lines, key=_line_order):
+        name = " ".join([str(key[0])] + [f"{k}={_tick(v)}" for k, v in key[1:] if v])
+        pts = sorted(lines[key], key=lambda p: position[p.params[x]])
         xs = [position[p.params[x]] for p in pts]
         ys = [100 * p.mean for p in pts]
         err = [[100 * (p.mean - p.low) for p in pts], [100 * (p.high - p.mean) for p in pts]]
@@ -334,7 +335,10 @@ def plot(summary: RunSummary, path: Path, *, x: str | None = None,
         ax.axhline(100 * p.mean, linestyle="--", color=f"C{(len(lines) + k) % 10}",
                    label=f"{p.label} ({100 * p.mean:.1f}%)")
     ax.set_xticks(range(len(ticks)), [_tick(v) for v in ticks])
-    ax.set_xlabel(x)
+    fixed = sorted({f"{k}={v}" for p in on_axis for k, v in p.params.items()
+                    if k != x and k not in series and k not in _BUDGET_PARAMS
+                    and all(q.params.get(k) == v for q in on_axis)})
+    ax.set_xlabel(x + (f"   ({', '.join(fixed)})" if fixed else ""))
     scored = "mean score" if summary.spec.format == "series" else "win rate (draw = 1/2)"
     ax.set_ylabel(f"{scored}, % (95% CI)")
     ax.set_title(title or f"{summary.run}: {summary.spec.game}")
@@ -344,6 +348,10 @@ def plot(summary: RunSummary, path: Path, *, x: str | None = None,
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+def _line_order(key: tuple[object, ...]) -> tuple[object, ...]:
+    return (key[0], *((_x_value(str(v)), str(v)) for _, v in key[1:]))  # type: ignore[misc]
 
 
 def _tick(value: str) -> str:
