@@ -1,0 +1,56 @@
+/* uct.c -- plain UCT (Kocsis & Szepesvari): UCB1 selection, update-descent backup.
+ *
+ * Parameters: cfg.c (exploration constant), cfg.final_choice.  No params[] used.
+ * Unvisited edges have an infinite value; ties are broken uniformly at random with
+ * the search's rng (reservoir sampling over equal values).
+ */
+#include <math.h>
+
+#include "mcts.h"
+
+/* The UCT value, uct-star.txt eq. 1 (= ucd.txt eq. 2): U_i = w_i/n_i + c*sqrt(ln N/n_i),
+ * with N = p(e), the payoffs of e and its siblings. */
+static inline double uct_value(double sum, uint32_t n, double c, double log_parent) {
+    if (n == 0) return INFINITY;
+    return sum / n + c * sqrt(log_parent / n);
+}
+
+static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
+                           uint32_t count, uint32_t role) {
+    (void)node;
+    (void)role;
+    const miai_edge *edges = s->dag.edges;
+    uint64_t parent = 0;
+    bool skip_pruned = false;
+    for (uint32_t i = first; i < first + count; i++) {
+        parent += edges[i].n;
+        if (!(edges[i].flags & MIAI_EDGE_PRUNED)) skip_pruned = true;
+    }
+    double log_parent = parent ? log((double)parent) : 0.0;
+    double c = p->cfg.c, best = -INFINITY;
+    uint32_t chosen = first, ties = 0;
+    for (uint32_t i = first; i < first + count; i++) {
+        if (skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)) continue;
+        double v = uct_value(edges[i].sum, edges[i].n, c, log_parent);
+        if (v > best) {
+            best = v;
+            chosen = i;
+            ties = 1;
+        } else if (v == best && miai_rng_below(&s->rng, ++ties) == 0) {
+            chosen = i;
+        }
+    }
+    return chosen;
+}
+
+static void uct_backup(miai_policy *p, miai_search *s, const miai_path *path,
+                       const double *rewards) {
+    (void)p;
+    miai_backup_descent(s, path, rewards);
+}
+
+const miai_policy_ops miai_uct_policy = {
+    .name = "uct",
+    .select = uct_select,
+    .backup = uct_backup,
+};
