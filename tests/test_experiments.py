@@ -11,12 +11,16 @@ from bots.registry import BOTS, PRESETS
 from bots.spec import parse_spec
 from engine import games
 from engine.cli import main
-from engine.errors import InvalidArgumentError
+from engine.errors import InvalidArgumentError, UnknownNameError
 from engine.tournament.experiment import load
 from engine.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "scripts" / "experiments").glob("*.toml"))
+
+# Parameters of algorithms that exist before them: Huang's pruning conditions extend
+# plain UCT (branch wt/algos).  Until a build has them, a file using them is skipped.
+PENDING_PARAMS = {"uct": {"prune", "alpha", "every"}}
 
 
 def test_there_are_experiment_files() -> None:
@@ -34,14 +38,21 @@ def missing_parts(path: Path) -> list[str]:
     if game_name not in games.available():
         missing.append(f"game {game_name}")
     try:
-        from engine.search.algorithms import known
-        algorithms = set(known())
+        from engine.search import algorithms
     except ImportError:
-        algorithms = set()
+        return [*missing, "engine.search"]
     for p in exp.spec.players:
-        name = parse_spec(p.spec).name
-        if name not in BOTS and name not in PRESETS and name not in algorithms:
-            missing.append(f"algorithm {name}")
+        spec = parse_spec(p.spec)
+        if spec.name in BOTS or spec.name in PRESETS:
+            continue
+        if spec.name not in algorithms.known():
+            missing.append(f"algorithm {spec.name}")
+            continue
+        for key in sorted(set(spec.params) & PENDING_PARAMS.get(spec.name, set())):
+            try:
+                algorithms.algorithm_from_spec(spec.name, {key: spec.params[key]})
+            except UnknownNameError:
+                missing.append(f"{spec.name} parameter {key}")
     return sorted(set(missing))
 
 
@@ -89,8 +100,8 @@ spec = "random"
 [[grid]]
 label = "MC {playouts}"
 spec = "mc:playouts={playouts}"
-values = {{ playouts = [2, 8, 32] }}
-paper = {{ "8" = 0.75 }}
+values = { playouts = [2, 8, 32] }
+paper = { "8" = 0.75 }
 
 [plot]
 x = "playouts"
@@ -103,7 +114,7 @@ games = 2
 def test_example_experiment_end_to_end(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "example.toml"
-    path.write_text(EXAMPLE.format())
+    path.write_text(EXAMPLE)
     exp = load(path)
     assert [p.label for p in exp.spec.players] == ["random", "MC 2", "MC 8", "MC 32"]
     assert exp.spec.extra["paper"] == {"mc:playouts=8": 0.75}
@@ -143,6 +154,6 @@ def test_bad_experiment_files(tmp_path: Path, text: str, message: str) -> None:
 
 def test_unknown_scale_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "e.toml"
-    path.write_text(EXAMPLE.format())
+    path.write_text(EXAMPLE)
     with pytest.raises(InvalidArgumentError, match="scales: tiny"):
         load(path, scale="huge")

@@ -10,7 +10,13 @@ import pytest
 from engine.errors import InvalidArgumentError
 from engine.tournament.report import choose_axes, format_text, summarise, write_report
 from engine.tournament.schedule import RunSpec, make_players
-from engine.tournament.stats import Result, elo, mean_interval, pairwise_results
+from engine.tournament.stats import (
+    Result,
+    elo,
+    mean_interval,
+    normal_interval,
+    pairwise_results,
+)
 from engine.tournament.store import Store, StoredGame
 
 ELO_PER_LOGIT = 400 / math.log(10)  # 173.7178...
@@ -28,6 +34,16 @@ def test_wilson_interval_by_hand() -> None:
     assert mean_interval(0, 0) == (0.0, 0.0, 1.0)
     # all wins: the upper end is 1, the lower end n / (n + z^2) = 10 / 13.841459
     assert mean_interval(10, 10)[1] == pytest.approx(10 / 13.841459, abs=2e-6)
+
+
+def test_normal_interval_of_one_player_series_by_hand() -> None:
+    # scores 0.5, 0.7, 0.9: mean 0.7, sample s = 0.2, half = 1.959964 * 0.2 / sqrt(3)
+    # = 0.226317 -> [0.473683, 0.926317]
+    mean, low, high = normal_interval(2.1, 0.25 + 0.49 + 0.81, 3)
+    assert mean == pytest.approx(0.7)
+    assert low == pytest.approx(0.473683, abs=2e-6)
+    assert high == pytest.approx(0.926317, abs=2e-6)
+    assert normal_interval(0.5, 0.25, 1) == mean_interval(0.5, 1)
 
 
 def test_elo_two_players_by_hand() -> None:
@@ -62,7 +78,8 @@ def test_elo_prior_when_the_maximum_does_not_exist() -> None:
     results = [Result("A", "B", 10, 10)]
     with pytest.raises(InvalidArgumentError, match="does not exist"):
         elo(["A", "B"], results, prior=0)
-    # One virtual draw: 10.5 of 11, D = 400 log10(10.5 / 0.5) = 400 log10(21) = 400 * 1.322219 = 528.8877
+    # One virtual draw: 10.5 of 11, D = 400 log10(10.5 / 0.5) = 400 log10(21)
+    #   = 400 * 1.322219 = 528.8877
     fit = elo(["A", "B"], results, prior=1.0)
     assert fit.prior_draws == 1.0
     assert fit.difference("A", "B")[0] == pytest.approx(528.8877, abs=1e-3)

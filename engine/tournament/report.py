@@ -20,7 +20,14 @@ from pathlib import Path
 
 from bots.spec import parse_spec
 from engine.tournament.schedule import PAIR_SEP, RunSpec
-from engine.tournament.stats import EloFit, Result, elo, mean_interval, pairwise_results
+from engine.tournament.stats import (
+    EloFit,
+    Result,
+    elo,
+    mean_interval,
+    normal_interval,
+    pairwise_results,
+)
 from engine.tournament.store import Store, StoredGame
 
 
@@ -32,6 +39,7 @@ class Row:
     labels: tuple[str, ...]
     games: int = 0
     points: float = 0.0  # players[0]'s total score
+    squares: float = 0.0  # sum of players[0]'s squared scores
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -42,7 +50,10 @@ class Row:
 
     @property
     def score(self) -> tuple[float, float, float]:
-        """(mean, 95% low, 95% high) of players[0]'s score per game."""
+        """(mean, 95% low, 95% high) of players[0]'s score per game: Wilson between
+        players, the normal approximation in one-player series (see stats)."""
+        if len(self.players) == 1:
+            return normal_interval(self.points, self.squares, self.games)
         return mean_interval(self.points, self.games)
 
     def per_game(self, values: list[float], k: int) -> float:
@@ -106,6 +117,7 @@ def _add_game(row: Row, g: StoredGame) -> None:
     role = first_roles[0]
     mine = g.rewards[role]
     row.points += mine
+    row.squares += mine * mine
     others = [r for k, r in enumerate(g.rewards) if g.seats[k] != 0]
     if others:
         best = max(others)
@@ -228,9 +240,15 @@ def header(summary: RunSummary) -> str:
             f"({spec.games} per pairing planned), {_budget(spec)}, seed {spec.seed}{opening}")
 
 
+def interval_note(summary: RunSummary) -> str:
+    if summary.spec.format == "series":
+        return ("score: mean reward per game; 95% interval mean +- 1.96 s/sqrt(n) (normal "
+                "approximation, s the sample standard deviation)")
+    return "score: mean reward per game (a draw is 1/2); 95% Wilson interval"
+
+
 def format_text(summary: RunSummary) -> str:
-    parts = [header(summary), "score: mean reward per game (a draw is 1/2); 95% Wilson "
-             "interval", _text_table(pairing_table(summary))]
+    parts = [header(summary), interval_note(summary), _text_table(pairing_table(summary))]
     if summary.elo is not None:
         parts += ["", "Elo (" + summary.elo_note + ")", _text_table(elo_table(summary))]
     return "\n".join(parts)
@@ -378,8 +396,8 @@ def write_report(store: Store, out_dir: Path, runs: Sequence[str] | None = None,
             lines += [f"Paper: {spec.extra['paper_ref']}.", ""]
         if spec.extra.get("note"):
             lines += [str(spec.extra["note"]).strip(), ""]
-        lines += ["Score: mean reward per game (a draw is 1/2), 95% Wilson interval; "
-                  "it/game and s/game: iterations and seconds a player spent per game.", "",
+        lines += [interval_note(summary).capitalize() + "; it/game and s/game: iterations "
+                  "and seconds a player spent per game.", "",
                   _md_table(pairing_table(summary)), ""]
         if summary.elo is not None:
             lines += [f"Elo ({summary.elo_note}):", "", _md_table(elo_table(summary)), ""]

@@ -1,8 +1,12 @@
 """Tournament statistics: scores per pairing with their intervals, and Elo ratings.
 
 Scores: a game gives each player its reward (two-player games: win 1, draw 1/2,
-loss 0); the interval of a mean score is Wilson's (``bots.report.score_interval``,
-conservative with draws).
+loss 0); the interval of a mean score between players is Wilson's
+(``bots.report.score_interval``, conservative with draws).  One-player series (a
+reward per game anywhere in [0, 1], like LeftRight's share of Left moves) use the
+normal approximation with the sample standard deviation instead,
+mean +- z s / sqrt(n): Wilson's would treat every game as a coin flip and be far too
+wide.
 
 Elo: the Bradley-Terry model on Elo's scale, P(i beats j) = 1 / (1 + 10^((R_j - R_i)
 / 400)), fitted by maximum likelihood to every pairwise result (a draw counts as half
@@ -31,7 +35,7 @@ ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per unit of the natural logit
 DEFAULT_PRIOR_DRAWS = 1.0
 
 __all__ = ["Z95", "score_interval", "Result", "EloFit", "elo", "pairwise_results",
-           "mean_interval"]
+           "mean_interval", "normal_interval"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,18 @@ def mean_interval(total: float, n: float) -> tuple[float, float, float]:
     mean = total / n
     low, high = score_interval(mean, n)
     return mean, low, high
+
+
+def normal_interval(total: float, squares: float, n: float) -> tuple[float, float, float]:
+    """(mean, low, high): mean +- z s / sqrt(n) with s the sample standard deviation
+    of ``n`` outcomes summing to ``total`` with squares summing to ``squares``
+    (clipped to [0, 1]); fewer than two outcomes give Wilson's interval."""
+    if n < 2:
+        return mean_interval(total, n)
+    mean = total / n
+    var = max(0.0, (squares - n * mean * mean) / (n - 1))
+    half = Z95 * math.sqrt(var / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def pairwise_results(players: Sequence[str], rewards: Sequence[float]
