@@ -263,6 +263,7 @@ class Point:
     mean: float
     low: float
     high: float
+    paper: float | None = None
 
 
 def _points(summary: RunSummary) -> list[Point]:
@@ -273,7 +274,8 @@ def _points(summary: RunSummary) -> list[Point]:
         for r in summary.rows:
             spec = parse_spec(r.players[0])
             mean, low, high = r.score
-            out.append(Point(r.labels[0], spec.name, dict(spec.params), mean, low, high))
+            out.append(Point(r.labels[0], spec.name, dict(spec.params), mean, low, high,
+                             r.paper))
         return out
     totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for r in summary.rows:
@@ -292,7 +294,7 @@ def _points(summary: RunSummary) -> list[Point]:
     return out
 
 
-_BUDGET_PARAMS = {"iterations", "seconds", "playouts", "seed", "nodes"}
+_IGNORED_PARAMS = {"seed"}
 
 
 def choose_axes(points: Sequence[Point], x: str | None = None,
@@ -300,19 +302,17 @@ def choose_axes(points: Sequence[Point], x: str | None = None,
     """The parameter on the x axis (given, or the one with most distinct values among
     the points that have it) and the parameters separating the lines (given, or every
     other varying parameter); lines are also split by bot name."""
-    values: dict[str, set[str]] = defaultdict(set)
-    for p in points:
-        for k, v in p.params.items():
-            if k not in _BUDGET_PARAMS:
-                values[k].add(v)
-    varying = {k: len(v) for k, v in values.items() if len(v) > 1}
-    if x is None and varying:
-        x = max(sorted(varying), key=lambda k: varying[k])
+    keys = sorted({k for p in points for k in p.params} - _IGNORED_PARAMS)
+    present = {k: {p.params[k] for p in points if k in p.params} for k in keys}
+    # a parameter varies if its value differs between points (absent counts as a value)
+    varying = {k: len({p.params.get(k) for p in points}) for k in keys}
+    varying = {k: n for k, n in varying.items() if n > 1}
+    if x is None:
+        candidates = [k for k in sorted(varying) if len(present[k]) > 1]
+        x = max(candidates, key=lambda k: len(present[k])) if candidates else None
     if series is None:
-        keys = [k for k in sorted(varying) if k != x]
-    else:
-        keys = [series] if isinstance(series, str) else list(series)
-    return x, keys
+        return x, [k for k in sorted(varying) if k != x]
+    return x, [series] if isinstance(series, str) else list(series)
 
 
 def _x_value(text: str) -> float:
@@ -327,7 +327,7 @@ def plot(summary: RunSummary, path: Path, *, x: str | None = None,
     """Write the score-against-parameter plot; False if no parameter varies."""
     points = _points(summary)
     x, series = choose_axes(points, x, series)
-    if x is None:
+    if x is None or not any(x in p.params for p in points):
         return False
     import matplotlib
 
@@ -338,9 +338,13 @@ def plot(summary: RunSummary, path: Path, *, x: str | None = None,
     reference = [p for p in points if x not in p.params]
     ticks = sorted({p.params[x] for p in on_axis}, key=lambda v: (_x_value(v), v))
     position = {v: k for k, v in enumerate(ticks)}
+    # One line per bot name and values of every parameter but x: the series keys
+    # first, then the others that differ between points (e.g. a backup rule).
+    _, others = choose_axes(points, x)
+    label_keys = list(series) + [k for k in others if k not in series]
     lines: dict[tuple[object, ...], list[Point]] = defaultdict(list)
     for p in on_axis:
-        lines[(p.name, *((k, p.params.get(k, "")) for k in series))].append(p)
+        lines[(p.name, *((k, p.params.get(k, "")) for k in label_keys))].append(p)
     fig, ax = plt.subplots(figsize=(7.0, 4.5))
     for key in sorted(lines, key=_line_order):
         name = " ".join([str(key[0])] + [f"{k}={_tick(v)}" for k, v in key[1:] if v])
@@ -348,16 +352,22 @@ def plot(summary: RunSummary, path: Path, *, x: str | None = None,
         xs = [position[p.params[x]] for p in pts]
         ys = [100 * p.mean for p in pts]
         err = [[100 * (p.mean - p.low) for p in pts], [100 * (p.high - p.mean) for p in pts]]
-        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=name)
+        bars = ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=name)
+        paper = [(position[p.params[x]], 100 * p.paper) for p in pts if p.paper is not None]
+        if paper:
+            ax.plot(*zip(*paper, strict=True), linestyle="none", marker="x", markersize=9,
+                    color=bars[0].get_color(), label=f"{name}: paper")
     for k, p in enumerate(reference):
         ax.axhline(100 * p.mean, linestyle="--", color=f"C{(len(lines) + k) % 10}",
                    label=f"{p.label} ({100 * p.mean:.1f}%)")
     ax.set_xticks(range(len(ticks)), [_tick(v) for v in ticks])
     fixed = sorted({f"{k}={v}" for p in on_axis for k, v in p.params.items()
-                    if k != x and k not in series and k not in _BUDGET_PARAMS
+                    if k != x and k not in series and k not in _IGNORED_PARAMS
                     and all(q.params.get(k) == v for q in on_axis)})
     ax.set_xlabel(x + (f"   ({', '.join(fixed)})" if fixed else ""))
     scored = "mean score" if summary.spec.format == "series" else "win rate (draw = 1/2)"
+    if summary.spec.format == "gauntlet" and summary.rows:
+        scored += f" vs {summary.rows[0].labels[1]}"
     ax.set_ylabel(f"{scored}, % (95% CI)")
     ax.set_title(title or f"{summary.run}: {summary.spec.game}")
     ax.grid(alpha=0.3)
