@@ -50,34 +50,38 @@ def execute(store: Store, run: str, spec: RunSpec, *, workers: int = 1,
     store.open_run(run, spec)
     all_tasks = schedule.tasks(spec, run, game.n_roles)
     todo = runner.pending(store, all_tasks)
-    labels = {p.spec: p.label for p in spec.players}
+    names = {p.spec: f"p{k + 1}" for k, p in enumerate(spec.players)}
     score: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for g in store.games(run):
         _tally(score, g)
 
     from tqdm import tqdm
 
+    if not quiet:
+        legend = ", ".join(f"p{k + 1} = {p.label}" for k, p in enumerate(spec.players))
+        print(f"{run}: {len(all_tasks) - len(todo)}/{len(all_tasks)} games stored; "
+              f"score = points/games of {legend}", file=sys.stderr)
     bar = tqdm(total=len(all_tasks), initial=len(all_tasks) - len(todo),
                desc=run, unit="game", file=sys.stderr, disable=quiet,
                smoothing=0.05, dynamic_ncols=True)
-    bar.set_postfix_str(_score_text(score, labels), refresh=False)
+    bar.set_postfix_str(_score_text(score, names), refresh=False)
 
     def on_game(g: StoredGame) -> None:
         _tally(score, g)
-        bar.set_postfix_str(_score_text(score, labels), refresh=False)
+        bar.set_postfix_str(_score_text(score, names), refresh=False)
         bar.update(1)
 
     t0 = time.perf_counter()
     interrupted = False
-    stored = 0
+    before = len(all_tasks) - len(todo)
     try:
-        stored = runner.run(store, todo, workers=workers, cluster=cluster, on_game=on_game)
+        runner.run(store, todo, workers=workers, cluster=cluster, on_game=on_game)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         bar.close()
     done = len(all_tasks) - len(runner.pending(store, all_tasks))
-    return Outcome(stored, len(all_tasks), done, time.perf_counter() - t0, interrupted)
+    return Outcome(done - before, len(all_tasks), done, time.perf_counter() - t0, interrupted)
 
 
 def _tally(score: dict[str, list[float]], g: StoredGame) -> None:
@@ -86,12 +90,10 @@ def _tally(score: dict[str, list[float]], g: StoredGame) -> None:
         score[spec][1] += 1
 
 
-def _score_text(score: dict[str, list[float]], labels: dict[str, str], limit: int = 6) -> str:
-    parts = []
-    for spec, (points, n) in list(score.items())[:limit]:
-        name = labels.get(spec, spec)
-        name = name if len(name) <= 14 else name[:13] + "~"
-        parts.append(f"{name} {points:g}/{n:g}")
-    if len(score) > limit:
+def _score_text(score: dict[str, list[float]], names: dict[str, str], limit: int = 8) -> str:
+    """Each player's points / games so far, by its short name (p1, p2, ...)."""
+    shown = [s for s in names if s in score]
+    parts = [f"{names[s]} {score[s][0]:g}/{score[s][1]:g}" for s in shown[:limit]]
+    if len(shown) > limit:
         parts.append("...")
     return " ".join(parts)
