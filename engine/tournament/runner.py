@@ -110,16 +110,13 @@ def _bounded(submit: Callable[[GameTask], Any], wait_one: Callable[[list[Any]], 
     queue = iter(todo)
     flight: list[Any] = []
     try:
-        for t in queue:
+        while len(flight) < limit and (t := next(queue, None)) is not None:
             flight.append(submit(t))
-            if len(flight) >= limit:
-                break
         while flight:
             done = wait_one(flight)
             flight.remove(done)
-            for t in queue:
+            if (t := next(queue, None)) is not None:
                 flight.append(submit(t))
-                break
             yield result_of(done)
     finally:
         for f in flight:
