@@ -172,7 +172,7 @@ def make_players(game: Game, specs: Sequence[str], *, seed: int = 0,
 def _make_player(game: Game, spec: str, index: int, seed: int, iterations: int | None,
                  seconds: float | None) -> Bot:
     budgeted = with_budget(spec, iterations=iterations, seconds=seconds)
-    return make_bot(budgeted, game, seed=seed + 1_000_003 * index)
+    return make_bot(budgeted, game, seed=(seed + 1_000_003 * index) % 2**64)
 
 
 def play_match(

@@ -105,18 +105,22 @@ class BotSpec:
         if raw is None:
             return default
         try:
-            value = float(raw)
+            value = int(raw)  # exact, also for 64-bit seeds
         except ValueError:
-            value = math.nan
-        if not math.isfinite(value) or value != int(value):
-            raise InvalidArgumentError(
-                f"bot spec {self.text!r}: {key}={raw} is not a whole number"
-            )
-        if not minimum <= int(value) <= maximum:
+            try:
+                number = float(raw)  # 1e3
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number) or number != int(number):
+                raise InvalidArgumentError(
+                    f"bot spec {self.text!r}: {key}={raw} is not a whole number"
+                ) from None
+            value = int(number)
+        if not minimum <= value <= maximum:
             raise InvalidArgumentError(
                 f"bot spec {self.text!r}: {key}={raw} is outside [{minimum}, {maximum}]"
             )
-        return int(value)
+        return value
 
     def get_choice(self, key: str, choices: Iterable[str], default: str) -> str:
         options = list(choices)

@@ -9,9 +9,10 @@ bot specs; default ``uct``) this measures, in one process and one run:
     ``tree overhead = 1 - (iterations/s) / (playouts/s)`` shows the cost of the tree;
   * OpenSpiel's C++ MCTS (``pyspiel.MCTSBot`` with a one-rollout random evaluator) on
     the same game with the same parameters, in simulations per second;
-  * memory: bytes per edge when the search reports it (``SearchResult.extra``:
-    ``bytes_per_edge``, or ``bytes`` and ``edges``); otherwise the process RSS growth
-    during the search divided by the nodes (and edges, when reported) it created;
+  * memory: bytes per edge (and node) when the search reports it
+    (``SearchResult.extra``: ``bytes_per_edge``, or ``bytes`` and ``edges``); always the
+    RSS growth of one search in a fresh process divided by the nodes it created (a
+    check on the reported figure; coarse for small searches);
   * with several algorithms, iterations/s relative to the first one (plain UCT).
 
 Targets (issue "Search core"): >= 10x OpenSpiel's simulations/s, tree overhead < 35%,
@@ -26,6 +27,7 @@ import argparse
 import gc
 import json
 import math
+import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -72,6 +74,7 @@ class Row:
     nodes: int | None = None
     bytes_per_edge: float | None = None
     bytes_per_node: float | None = None
+    rss_bytes_per_node: float | None = None  # measured, whatever the search reports
     memory_source: str = ""
     note: str = ""
 
@@ -147,35 +150,68 @@ def search_api() -> Any | None:
     return search
 
 
-def measure_search(search: Any, state: games.State, spec_text: str, iterations: int,
-                   min_seconds: float, row: Row) -> None:
-    """Fresh searches of ``iterations`` until ``min_seconds`` have passed; memory and
-    nodes from the first."""
+def new_search(search: Any, state: games.State, spec_text: str, seed_offset: int = 0
+               ) -> tuple[Any, int]:
+    """A search of ``state`` configured by a bot spec, and its iterations key (0: none)."""
     spec = parse_spec(spec_text)
     budget, algo_params = spec.split(SEARCH_KEYS)
     plain = BotSpec(spec.name, budget)
     algorithm = search.algorithm_from_spec(spec.name, dict(algo_params))
-    n = plain.get_int("iterations", iterations, minimum=1)
+    s = search.Search(
+        state.copy(), algorithm, seed=(plain.get_int("seed", 0) or 0) + seed_offset,
+        max_nodes=plain.get_int("nodes", 1_000_000, minimum=1),
+        mode=plain.get_choice("mode", ("dag", "tree"), "dag"),
+    )
+    return s, plain.get_int("iterations", 0, minimum=1) or 0
+
+
+def probe_memory(game_spec: str, spec_text: str, iterations: int) -> None:
+    """(--probe) In a fresh process: RSS growth of one search, as JSON on stdout."""
+    import engine.search as search
+
+    state = games.create_from_spec(game_spec).initial_state()
+    s, n = new_search(search, state, spec_text)
     gc.collect()
     rss0 = rss_bytes()
-    seed = plain.get_int("seed", 0)
-    max_nodes = plain.get_int("nodes", 1_000_000, minimum=1)
-    mode = plain.get_choice("mode", ("dag", "tree"), "dag")
+    result = s.run(iterations=n or iterations)
+    print(json.dumps({"grown": max(0, rss_bytes() - rss0), "nodes": int(result.nodes)}))
+
+
+def rss_probe(game_spec: str, spec_text: str, iterations: int) -> tuple[int, int]:
+    """(RSS growth in bytes, nodes) of one search in a fresh process, where the
+    allocator holds no freed memory of earlier searches; (0, 0) if the probe fails."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--probe", game_spec, spec_text, str(iterations)],
+        capture_output=True, text=True, timeout=600,
+    )
+    if proc.returncode != 0:
+        return 0, 0
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return int(out["grown"]), int(out["nodes"])
+
+
+def search_rate(search: Any, state: games.State, spec_text: str, iterations: int,
+                min_seconds: float) -> tuple[float, int, Any]:
+    """(iterations/s, iterations, the first result) of fresh searches of ``iterations``
+    (unless the spec sets them) run until ``min_seconds`` have passed."""
     done, wall, first = 0, 0.0, None
     while first is None or wall < min_seconds:
-        s = search.Search(state.copy(), algorithm, seed=seed, max_nodes=max_nodes, mode=mode)
+        s, n = new_search(search, state, spec_text, seed_offset=done)
         t0 = time.perf_counter()
-        result = s.run(iterations=n)
+        result = s.run(iterations=n or iterations)
         wall += time.perf_counter() - t0
         done += int(result.iterations)
-        seed += 1
         if first is None:
-            first, rss1 = result, rss_bytes()
-        del s
-    result = first
-    row.iterations = done
-    row.iterations_per_s = done / max(wall, 1e-9)
+            first = result
+    return done / max(wall, 1e-9), done, first
+
+
+def fill_memory(row: Row, result: Any, state: games.State, iterations: int) -> None:
+    """Memory columns from the search's own counts and an RSS probe."""
     row.nodes = int(result.nodes)
+    grown, probe_nodes = rss_probe(state.game.spec, row.algorithm, iterations)
+    if probe_nodes:
+        row.rss_bytes_per_node = grown / probe_nodes
     extra = dict(getattr(result, "extra", {}) or {})
     edges = extra.get("edges")
     if "bytes_per_edge" in extra:
@@ -184,26 +220,42 @@ def measure_search(search: Any, state: games.State, spec_text: str, iterations: 
     elif "bytes" in extra and edges:
         row.bytes_per_edge = float(extra["bytes"]) / float(edges)
         row.memory_source = "search"
+    else:
+        row.memory_source = "rss"
+        if edges and probe_nodes == row.nodes:
+            row.bytes_per_edge = grown / float(edges)
     if row.memory_source == "search" and "bytes_per_node" in extra:
         row.bytes_per_node = float(extra["bytes_per_node"])
-    else:
-        grown = max(0, rss1 - rss0)
-        row.memory_source = "rss"
-        if row.nodes:
-            row.bytes_per_node = grown / row.nodes
-        if edges:
-            row.bytes_per_edge = grown / float(edges)
+
+
+def _best(a: float | None, b: float | None) -> float | None:
+    return b if a is None else a if b is None else max(a, b)
 
 
 def bench(game_specs: list[str], algorithms: list[str], iterations: int, playouts: int,
-          os_sims: int, min_seconds: float = 0.0) -> list[Row]:
+          os_sims: int, min_seconds: float = 0.0, rounds: int = 1) -> list[Row]:
+    """Every figure is the best of ``rounds`` rounds; a round times raw playouts,
+    OpenSpiel and each algorithm in turn, so load on a shared machine hits them alike."""
     search = search_api()
     rows: list[Row] = []
     for game_spec in game_specs:
         game = games.create_from_spec(game_spec)
         state = game.initial_state()
-        pps = raw_playouts_per_s(state, playouts, min_seconds)
-        os_rate, os_note = openspiel_sims_per_s(game, os_sims, min_seconds)
+        pps: float | None = None
+        os_rate: float | None = None
+        os_note = ""
+        rates: dict[str, float | None] = dict.fromkeys(algorithms)
+        done: dict[str, int] = dict.fromkeys(algorithms, 0)
+        firsts: dict[str, Any] = {}
+        for _ in range(max(1, rounds)):
+            pps = _best(pps, raw_playouts_per_s(state, playouts, min_seconds))
+            rate, os_note = openspiel_sims_per_s(game, os_sims, min_seconds)
+            os_rate = _best(os_rate, rate)
+            for algo in algorithms if search is not None else []:
+                rate, n, first = search_rate(search, state, algo, iterations, min_seconds)
+                rates[algo] = _best(rates[algo], rate)
+                done[algo] += n
+                firsts.setdefault(algo, first)
         first_rate: float | None = None
         for algo in algorithms:
             row = Row(game.spec, algo, playouts_per_s=pps, openspiel_sims_per_s=os_rate)
@@ -211,8 +263,9 @@ def bench(game_specs: list[str], algorithms: list[str], iterations: int, playout
             if search is None:
                 notes.append("engine.search missing")
             else:
-                measure_search(search, state, algo, iterations, min_seconds, row)
-            if row.iterations_per_s is not None:
+                row.iterations, row.iterations_per_s = done[algo], rates[algo]
+                fill_memory(row, firsts[algo], state, iterations)
+            if row.iterations_per_s is not None and pps:
                 row.tree_overhead = 1.0 - row.iterations_per_s / pps
                 if os_rate:
                     row.speedup_vs_openspiel = row.iterations_per_s / os_rate
@@ -242,19 +295,19 @@ def _num(v: float | None, fmt: str) -> str:
 def format_table(rows: list[Row]) -> str:
     head = (f"{'game':20s} {'algorithm':18s} {'iter/s':>10s} {'playout/s':>10s} "
             f"{'overhead':>8s} {'OS sim/s':>9s} {'xOS':>6s} {'rel':>5s} {'nodes':>8s} "
-            f"{'B/edge':>7s} {'B/node':>7s}  notes")
+            f"{'B/edge':>7s} {'B/node':>7s} {'RSS/node':>8s}  notes")
     lines = [head]
     for r in rows:
-        notes = "; ".join(filter(None, [r.note, *misses(r)]))
-        mem = f" ({r.memory_source})" if r.memory_source else ""
+        mem = f"B/edge from {r.memory_source}" if r.memory_source else ""
+        notes = "; ".join(filter(None, [mem, r.note, *misses(r)]))
         lines.append(
             f"{r.game:20s} {r.algorithm:18s} {_num(r.iterations_per_s, '10,.0f'):>10s} "
             f"{_num(r.playouts_per_s, '10,.0f'):>10s} {_num(r.tree_overhead, '8.0%'):>8s} "
             f"{_num(r.openspiel_sims_per_s, '9,.0f'):>9s} "
             f"{_num(r.speedup_vs_openspiel, '6.1f'):>6s} "
             f"{_num(r.relative_to_first, '5.2f'):>5s} {_num(r.nodes, '8d'):>8s} "
-            f"{_num(r.bytes_per_edge, '7.1f'):>7s} {_num(r.bytes_per_node, '7.1f'):>7s}"
-            f"{mem}  {notes}"
+            f"{_num(r.bytes_per_edge, '7.1f'):>7s} {_num(r.bytes_per_node, '7.1f'):>7s} "
+            f"{_num(r.rss_bytes_per_node, '8.1f'):>8s}  {notes}"
         )
     return "\n".join(lines)
 
@@ -271,20 +324,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--openspiel-sims", type=int,
                    help="OpenSpiel MCTS simulations per search (default: --iterations, so "
                    "both trees reach the same size; repeated for --min-seconds)")
-    p.add_argument("--min-seconds", type=float, default=0.5,
-                   help="time each measurement for at least this long (default 0.5)")
+    p.add_argument("--min-seconds", type=float, default=0.3,
+                   help="time each measurement for at least this long (default 0.3)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="rounds per game; each figure is the best round (default 3)")
     p.add_argument("--quick", action="store_true",
                    help="tiny budgets (a smoke test, not a measurement)")
     p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     p.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    p.add_argument("--probe", nargs=3, metavar=("GAME", "SPEC", "ITERATIONS"),
+                   help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.probe:
+        probe_memory(args.probe[0], args.probe[1], int(args.probe[2]))
+        return 0
     if args.quick:
-        args.iterations, args.playouts, args.min_seconds = 200, 200, 0.0
+        args.iterations, args.playouts, args.min_seconds, args.rounds = 200, 200, 0.0, 1
     if args.openspiel_sims is None:
         args.openspiel_sims = args.iterations
     game_specs = args.games or sorted(games.available())
     rows = bench(game_specs, args.algorithms, args.iterations, args.playouts,
-                 args.openspiel_sims, args.min_seconds)
+                 args.openspiel_sims, args.min_seconds, args.rounds)
     if args.quick:
         print("--quick: a smoke test with tiny budgets; the figures mean nothing")
     print(format_table(rows))

@@ -115,6 +115,9 @@ def test_spec_text_round_trips(name: str, params: dict[str, str]) -> None:
 def test_spec_number_helpers_check_their_values() -> None:
     spec = parse_spec("x:n=12,f=0.25,big=inf,word=dag,half=2.5")
     assert spec.get_int("n") == 12
+    big = parse_spec(f"x:seed={2**64 - 1},k=1e3")
+    assert big.get_int("seed", maximum=2**64 - 1) == 2**64 - 1  # exact, no float rounding
+    assert big.get_int("k") == 1000
     assert spec.get_int("absent", 7) == 7
     assert spec.get_float("f") == 0.25
     assert spec.get_float("big", allow_inf=True) == math.inf
@@ -550,3 +553,14 @@ def test_search_bot_at_simultaneous_states_searches_for_its_role() -> None:
     # Re-rooted with the joint moves of the first two rounds (the third ends the game).
     joint = [[search.state.parse_move(t) for t in m.split("+")] for m in record.moves]
     assert search.advanced == joint[:2]
+
+
+@needs_search
+def test_seeded_search_bots_are_deterministic() -> None:
+    game = games.create("tictactoe")
+    specs = ["uct:iterations=100", "uct:iterations=100,c=1.2,mode=tree"]
+    a = play_match(game, specs, 4, seed=21)
+    b = play_match(game, specs, 4, seed=21)
+    assert [r.moves for r in a.records] == [r.moves for r in b.records]
+    assert [[p.iterations for p in r.plies] for r in a.records] == \
+        [[p.iterations for p in r.plies] for r in b.records]

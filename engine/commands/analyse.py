@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         rewards = " ".join(f"{r:g}" for r in state.rewards())
         raise GameOverError(f"the game is over after these moves (rewards {rewards})")
     spec = with_budget(args.bot, iterations=args.iterations, seconds=args.seconds)
-    bot = make_bot(spec, game, seed=args.seed)
+    bot = make_bot(spec, game, seed=args.seed % 2**64)
     try:
         bot.reset(game)
         simultaneous = state.to_move == games.SIMULTANEOUS

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
         raise InvalidArgumentError(f"--human-role must be in [0, {game.n_roles})")
     spec = with_budget(args.bot, iterations=args.iterations, seconds=args.seconds)
     bots = {
-        role: make_bot(spec, game, seed=args.seed + 1_000_003 * role)
+        role: make_bot(spec, game, seed=(args.seed + 1_000_003 * role) % 2**64)
         for role in range(game.n_roles) if role != human
     }
     for bot in bots.values():
@@ -65,8 +65,11 @@ def run(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
                     move = _ask(state, human, read)
                 else:
                     move = bots[role].choose(state, role)
+                    report = bots[role].last_report
+                    info = (f"  ({report.iterations} iterations, its value "
+                            f"{report.root_value:.2f})" if report is not None else "")
                     print(f"role {role} ({bots[role].name}) plays "
-                          f"{state.format_move(move, role)}")
+                          f"{state.format_move(move, role)}{info}")
                 chosen.append(move)
             before = state.copy()
             played = chosen if joint else chosen[0]

@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             print(game.initial_state().render())
         moves = ", ".join(f"role {r} {m}" for r, m in zip(ply.roles, ply.moves, strict=True))
         its = sum(ply.iterations)
-        info = f"  ({its} iterations, {sum(ply.seconds):.2f} s)" if its else ""
+        info = f"  ({its} iterations, {sum(ply.seconds):.3f} s)" if its else ""
         print(f"ply {ply.ply + 1}: {moves}{info}")
         print(state.render())
 
