@@ -171,3 +171,17 @@ def test_plot_axes_choice() -> None:
     assert choose_axes(pts, x="d3") == ("d3", ["d1"])
     assert choose_axes(pts, x="d1", series="d2") == ("d1", ["d2"])
     assert choose_axes([Point("a", "uct", {}, 0.5, 0.4, 0.6)]) == (None, [])
+
+
+def test_report_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    spec = RunSpec("tictactoe", make_players(["x:a=1", "x:a=2"]), "round-robin", 2)
+    with Store(tmp_path / "r.db") as store:
+        store.open_run("r", spec)
+        store.add_game(fake_game(("x:a=1", "x:a=2"), 0, (1.0, 0.0)))
+        path = write_report(store, tmp_path / "out")
+    text = path.read_text()
+    assert "matplotlib is not installed" in text and "| x:a=1 |" in text
+    assert not list((tmp_path / "out").glob("*.png"))

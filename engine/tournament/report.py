@@ -412,8 +412,15 @@ def write_report(store: Store, out_dir: Path, runs: Sequence[str] | None = None,
         if summary.elo is not None:
             lines += [f"Elo ({summary.elo_note}):", "", _md_table(elo_table(summary)), ""]
         png = out_dir / f"{_slug(run)}.png"
-        if summary.rows and plot(summary, png, x=x or plot_cfg.get("x"),
-                                 series=series or plot_cfg.get("series"), title=title):
+        try:
+            drawn = bool(summary.rows) and plot(
+                summary, png, x=x or plot_cfg.get("x"),
+                series=series or plot_cfg.get("series"), title=title)
+        except ImportError:
+            drawn = False
+            lines += ["(No plot: matplotlib is not installed; `pip install 'miai[cluster]'`.)",
+                      ""]
+        if drawn:
             lines += [f"![{title}]({png.name})", ""]
     path = out_dir / "report.md"
     path.write_text("\n".join(lines) + "\n")
