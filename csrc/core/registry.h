@@ -9,6 +9,7 @@ extern const uint32_t miai_registry_size;
 
 /* One entry per game file. */
 extern const miai_game_entry miai_tictactoe_entry;
+extern const miai_game_entry miai_go_entry;
 extern const miai_game_entry miai_hex_entry;
 extern const miai_game_entry miai_havannah_entry;
 extern const miai_game_entry miai_breakthrough_entry;

@@ -4,6 +4,7 @@
 
 const miai_game_entry *const miai_registry[] = {
     &miai_tictactoe_entry,
+    &miai_go_entry,
     &miai_hex_entry,
     &miai_havannah_entry,
     &miai_breakthrough_entry,
