@@ -11,9 +11,10 @@
  *       MIAI_EDGE_ONPATH, MIAI_EDGE_FRESH UCD: scratch during one backup;
  *       MIAI_EDGE_ACC                    AUCT: alg_a holds the accelerated sum.
  *   - cfg.params[MIAI_PARAM_SOLVER] != 0 turns the MCTS-Solver on (every policy here).
- *   - Selection ties are broken exactly as uct.c does (reservoir sampling with the
- *     search's rng over equal values), so an algorithm that computes the same values
- *     as UCT makes the same choices under the same seed.
+ *   - Selection follows uct.c's rules exactly (an unvisited edge uniformly at random
+ *     first, then reservoir sampling with the search's rng over equal values), so an
+ *     algorithm that computes the same values as UCT makes the same choices under the
+ *     same seed.
  */
 #ifndef MIAI_ALGOS_H
 #define MIAI_ALGOS_H
@@ -75,6 +76,21 @@ static inline uint32_t miai_exclusion(const miai_edge *edges, uint32_t first, ui
                 break;
             }
     return mask;
+}
+
+/* uct.c's first step: unvisited edges are worth +infinity, so if some edge that the
+ * mask lets through has n == 0, one of them uniformly at random (one draw of the
+ * rng, as uct.c does); else MIAI_NIL. */
+static inline uint32_t miai_pick_unvisited(const miai_edge *edges, uint32_t first,
+                                           uint32_t count, uint32_t mask, miai_rng *rng) {
+    uint32_t unvisited = 0;
+    for (uint32_t i = first; i < first + count; i++)
+        unvisited += edges[i].n == 0 && !(edges[i].flags & mask);
+    if (!unvisited) return MIAI_NIL;
+    uint32_t k = miai_rng_below(rng, unvisited);
+    for (uint32_t i = first; i < first + count; i++)
+        if (edges[i].n == 0 && !(edges[i].flags & mask) && k-- == 0) return i;
+    return MIAI_NIL;
 }
 
 /* A payoff total `q` over `n` payoffs of role `from`, as seen by role `to`. */

@@ -83,6 +83,8 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
     double k = miai_ucb_factor(p->cfg.c, parent_of(edges, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
@@ -147,6 +149,8 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
     double total = 0.0;
     for (uint32_t i = first; i < first + count; i++) total += edges[i].alg_b;
     double k = miai_ucb_factor(p->cfg.c, total);

@@ -583,6 +583,8 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
     uint32_t mask = miai_exclusion(edges, first, count, u->solver);
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
     double k = miai_ucb_factor(p->cfg.c, ucd_parent(u, d, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);

@@ -114,6 +114,8 @@ static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint3
             if (!(edges[i].flags & mask) && k-- == 0) return i;
         return first;
     }
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
     double log_parent = parent ? log((double)parent) : 0.0;
