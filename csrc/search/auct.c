@@ -105,14 +105,16 @@ static void velocities_and_ratio(const auct_data *a, miai_dag *d, uint32_t node,
     const miai_node *x = &d->nodes[node];
     uint32_t role = in != MIAI_NIL ? miai_role_of(&d->edges[in]) : 0;
     double num = 0.0, den = 0.0, t = 0.0;
+    bool flip = in != MIAI_NIL && miai_role_of(&d->edges[chosen]) != role;
     for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
         miai_edge *f = &d->edges[i];
+        if (f->n == 0) continue; /* never chosen: its velocity is 0 and stays 0 */
         /* eq. (6): v <- v lambda + [selected] */
         f->alg_b = (float)((double)f->alg_b * a->lambda + (i == chosen ? 1.0 : 0.0));
-        if (in == MIAI_NIL || f->n == 0) continue;
-        double v = f->alg_b;
-        t += f->n;
-        num += weighted(v, miai_q_for(acc_total(f), f->n, miai_role_of(f), role), f->n);
+        if (in == MIAI_NIL) continue;
+        double v = f->alg_b, n = f->n, q = acc_total(f);
+        t += n;
+        num += weighted(v, flip ? n - q : q, n);
         den += v;
     }
     if (in == MIAI_NIL) return;
