@@ -40,6 +40,7 @@ class ProverGame:
         self.roles = [to_text(r) for r in self.prover.roles]
         self.n_roles = len(self.roles)
         self.max_plies = max_plies
+        self.fallback_reason: str | None = None  # set when chosen over a propnet
 
     def initial_state(self) -> ProverState:
         return ProverState(self, self.prover.initial_state(), 0)
@@ -75,17 +76,28 @@ class ProverState:
         return to_move_of([] if self._terminal else self._moves(), self._terminal)
 
     def legal_moves(self, role: int | None = None) -> list[str]:
-        """Legal move texts of ``role`` (default: the role to move)."""
+        """Legal move texts of ``role`` (default: the role to move).  As for C games, a
+        role that is not to move at an alternating state has none here; its single
+        rule move (a noop) is in ``rule_moves``."""
         tm = self.to_move
         if role is None:
             if tm == SIMULTANEOUS:
                 raise StateError("simultaneous state: give the role, legal_moves(role)")
             role = tm
-        if not isinstance(role, int) or not -2 <= role < self.game.n_roles:
-            raise InvalidArgumentError(f"role {role!r} outside [0, {self.game.n_roles})")
-        if tm == NOBODY:
+        self._check_role(role)
+        if tm == NOBODY or (tm >= 0 and role != tm):
             return []
         return [to_text(m) for m in self._moves()[role]]
+
+    def rule_moves(self, role: int) -> list[str]:
+        """Legal move texts of ``role`` as the rules give them, whoever is to move."""
+        self._check_role(role)
+        return [to_text(m) for m in self._moves()[role]]
+
+    def _check_role(self, role: object) -> None:
+        if not isinstance(role, int) or isinstance(role, bool) or not (
+                0 <= role < self.game.n_roles):
+            raise InvalidArgumentError(f"role {role!r} outside [0, {self.game.n_roles})")
 
     def parse_move(self, text: str, role: int | None = None) -> str:
         try:

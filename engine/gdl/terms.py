@@ -77,7 +77,7 @@ def match(pattern: Term, value: Term, env: dict[str, Term]) -> bool:
     """One-way matching of ``pattern`` against the ground ``value``, extending ``env``
     in place.  On failure ``env`` may hold partial bindings: callers pass a copy."""
     if isinstance(pattern, str):
-        if pattern.startswith("?"):
+        if pattern[0] == "?":
             bound = env.get(pattern)
             if bound is None:
                 env[pattern] = value
@@ -86,7 +86,10 @@ def match(pattern: Term, value: Term, env: dict[str, Term]) -> bool:
         return pattern == value
     if isinstance(value, str) or len(value) != len(pattern) or value[0] != pattern[0]:
         return False
-    return all(match(p, v, env) for p, v in zip(pattern[1:], value[1:], strict=True))
+    for i in range(1, len(pattern)):
+        if not match(pattern[i], value[i], env):
+            return False
+    return True
 
 
 def to_text(t: Term) -> str:
