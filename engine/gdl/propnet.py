@@ -9,7 +9,9 @@ literals.  The optimiser then repeats, until nothing changes:
   a gate with one input is replaced by that input; NOT NOT x is x);
 - shared sub-expressions (two gates of one kind over the same inputs are one gate);
 
-and finally removes the nodes no output needs (dead nodes).  Positive recursion in
+before that, literals common to all the rules of an atom are factored out of the OR
+(``OR_j (c AND b_j) = c AND OR_j b_j``); and finally the nodes no output needs are
+removed (dead nodes).  Positive recursion in
 the rules can leave cycles; the nodes are ordered so that every node comes after its
 inputs, except inside a cycle, whose nodes form one contiguous *range* that C
 evaluates to its least fixpoint.  NOT never takes an input from its own range
@@ -128,6 +130,8 @@ def build(grounding: Grounding) -> FlatPropnet:
                 lits.append(negate(node_of(a)))
         net.ins[head].append(net.add(AND, lits))
 
+    for atom, n in list(atom_node.items()):
+        _factor(net, n, t_node)
     next_node = [node_of(("next", t)) for t in base_terms]
     init_atoms = atoms("init")
     init = [1 if ("init", t) in init_atoms else 0 for t in base_terms]
@@ -147,6 +151,29 @@ def build(grounding: Grounding) -> FlatPropnet:
     rep = _simplify(net)
     return _flatten(net, rep, outputs, base_terms, next_node, init, roles, moves,
                     legal_node, terminal, goals, _rules_seed(grounding), stats)
+
+
+def _factor(net: _Net, n: int, t_node: int) -> None:
+    """OR_j (c AND b_j) = c AND OR_j b_j: take the literals common to every rule of an
+    atom out of the disjunction (frame axioms share their ``true`` literal)."""
+    ands = net.ins[n]
+    if len(ands) < 2 or any(net.kind[a] != AND for a in ands):
+        return
+    common = set(net.ins[ands[0]])
+    for a in ands[1:]:
+        common &= set(net.ins[a])
+    if not common:
+        return
+    rest = []
+    for a in ands:
+        left = [i for i in net.ins[a] if i not in common]
+        if not left:  # one rule needs only the common part: the OR is true
+            rest = [t_node]
+            break
+        rest.append(left[0] if len(left) == 1 else net.add(AND, left))
+    disjunction = net.add(OR, rest)
+    net.kind[n] = AND
+    net.ins[n] = sorted(common) + [disjunction]
 
 
 def _simplify(net: _Net) -> list[int]:
