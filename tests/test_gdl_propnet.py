@@ -209,7 +209,7 @@ def _tiny() -> FlatPropnet:
     return FlatPropnet(
         kind=[0, 1, 2, 3], arg=[0, 0, 0, 0], first_in=[0, 0, 0, 0, 0], inputs=[],
         ranges=[], bases=["p"], next_node=[3], init=[0], roles=["r"], moves=[["go"]],
-        legal_node=[1], terminal=2, goals=[(0, 100, 2)], seed=1)
+        legal_node=[1], sets=[], terminal=2, goals=[(0, 100, 2)], seed=1)
 
 
 def test_hand_built_propnet_and_malformed_descriptions_refused() -> None:

@@ -32,6 +32,7 @@
 #define MIAI_PN_AND 4
 #define MIAI_PN_OR 5
 #define MIAI_PN_NOT 6
+#define MIAI_PN_MOVESET 7 /* arg = set index: true when the set's role plays a move of the set */
 #define MIAI_PN_MAX_NODES 1048576  /* node values live on the stack during evaluation */
 
 typedef struct {
@@ -51,6 +52,10 @@ typedef struct {
     const uint32_t *n_moves;      /* [n_roles] */
     const uint32_t *legal_node;   /* [total moves] */
     const char *const *move_text; /* [total moves] normalised KIF text */
+    uint32_t n_sets;              /* move sets (an OR of one role's inputs, as a bitset) */
+    const uint32_t *set_role;     /* [n_sets] */
+    const uint32_t *set_first;    /* [n_sets + 1] offsets into set_move */
+    const uint32_t *set_move;     /* move indices within the role */
     uint32_t terminal_node;
     uint32_t n_goals;
     const uint32_t *goal_role;    /* [n_goals] */

@@ -41,6 +41,9 @@ typedef struct {
     uint32_t *goal_role, *goal_value, *goal_node;
     uint32_t *prog[3];
     uint32_t prog_len[3];
+    uint32_t n_sets, set_words;   /* set k: bits [k * set_words, (k + 1) * set_words) */
+    uint32_t *set_role;
+    uint64_t *set_bits;
     miai_zkey *zbase;
 } pn_data;
 
@@ -75,6 +78,12 @@ static inline uint8_t pn_node(const pn_data *d, uint32_t n, const uint8_t *v,
             if (v[in[k]]) return 1;
         return 0;
     case MIAI_PN_NOT: return !v[in[d->first_in[n]]];
+    case MIAI_PN_MOVESET: {
+        if (!joint) return 0;
+        uint32_t k = d->arg[n];
+        miai_move m = joint[d->set_role[k]];
+        return (uint8_t)((d->set_bits[(size_t)k * d->set_words + (m >> 6)] >> (m & 63)) & 1u);
+    }
     default: return 0;
     }
 }
@@ -318,7 +327,8 @@ static void pn_free_data(pn_data *d) {
     void *arrays[] = {d->kind, d->arg, d->first_in, d->in, d->range_lo, d->range_hi,
                       d->next_node, d->init, d->base_text, d->legal_node, d->input_role,
                       d->input_move, d->move_text, d->goal_role, d->goal_value,
-                      d->goal_node, d->prog[0], d->prog[1], d->prog[2], d->zbase};
+                      d->goal_node, d->prog[0], d->prog[1], d->prog[2], d->zbase,
+                      d->set_role, d->set_bits};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     free(d);
 }
@@ -364,6 +374,18 @@ static int pn_validate(const miai_gdl_desc *x, uint32_t *total_out) {
     if (total && (!x->legal_node || !x->move_text)) return MIAI_EINVAL;
     if (x->n_base > MIAI_PN_MAX_NODES) return MIAI_ELIMIT;
     if (x->n_base && (!x->next_node || !x->init || !x->base_text)) return MIAI_EINVAL;
+    if (x->n_sets > MIAI_PN_MAX_NODES) return MIAI_ELIMIT;
+    if (x->n_sets) {
+        if (!x->set_role || !x->set_first || !x->set_move || x->set_first[0] != 0)
+            return MIAI_EINVAL;
+        for (uint32_t k = 0; k < x->n_sets; k++) {
+            if (x->set_role[k] >= x->n_roles || x->set_first[k + 1] < x->set_first[k] ||
+                x->set_first[k + 1] > MIAI_PN_MAX_NODES)
+                return MIAI_EINVAL;
+            for (uint32_t e = x->set_first[k]; e < x->set_first[k + 1]; e++)
+                if (x->set_move[e] >= x->n_moves[x->set_role[k]]) return MIAI_EINVAL;
+        }
+    }
     if (x->first_in[0] != 0) return MIAI_EINVAL;
     for (uint32_t i = 0; i < n; i++)
         if (x->first_in[i + 1] < x->first_in[i]) return MIAI_EINVAL;
@@ -398,6 +420,9 @@ static int pn_validate(const miai_gdl_desc *x, uint32_t *total_out) {
         case MIAI_PN_NOT:
             if (deg != 1) return MIAI_EINVAL;
             if (in_range) limit = x->range_lo[k]; /* negation never inside a cycle */
+            break;
+        case MIAI_PN_MOVESET:
+            if (deg || x->arg[i] >= x->n_sets) return MIAI_EINVAL;
             break;
         case MIAI_PN_AND:
         case MIAI_PN_OR: break;
@@ -530,6 +555,19 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
             d->input_role[m] = r;
             d->input_move[m] = m - d->move_off[r];
             if (!(d->move_text[m] = pn_strdup(x->move_text[m]))) return MIAI_ENOMEM;
+        }
+    uint32_t most = 1;
+    for (uint32_t r = 0; r < x->n_roles; r++)
+        if (x->n_moves[r] > most) most = x->n_moves[r];
+    d->n_sets = x->n_sets;
+    d->set_words = (most + 63) / 64;
+    d->set_role = pn_dup(x->set_role, sizeof(uint32_t) * x->n_sets);
+    d->set_bits = calloc((size_t)d->set_words * (x->n_sets ? x->n_sets : 1), sizeof(uint64_t));
+    if (!d->set_role || !d->set_bits) return MIAI_ENOMEM;
+    for (uint32_t k = 0; k < x->n_sets; k++)
+        for (uint32_t e = x->set_first[k]; e < x->set_first[k + 1]; e++) {
+            uint32_t m = x->set_move[e];
+            d->set_bits[(size_t)k * d->set_words + (m >> 6)] |= 1ULL << (m & 63);
         }
     zobrist_fill(d->zbase, x->n_base ? x->n_base : 1, x->seed);
     uint32_t n_status = total + 1;

@@ -28,8 +28,8 @@ from engine.gdl.graph import strongly_connected
 from engine.gdl.ground import Grounding
 from engine.gdl.terms import Term, name_of, to_text
 
-FALSE, TRUE, BASE, INPUT, AND, OR, NOT = range(7)
-KIND_NAMES = ("false", "true", "base", "input", "and", "or", "not")
+FALSE, TRUE, BASE, INPUT, AND, OR, NOT, MOVESET = range(8)
+KIND_NAMES = ("false", "true", "base", "input", "and", "or", "not", "moveset")
 
 
 @dataclass
@@ -47,6 +47,7 @@ class FlatPropnet:
     roles: list[Term]
     moves: list[list[Term]]  # per role
     legal_node: list[int]    # per global move (role 0's moves, then role 1's, ...)
+    sets: list[tuple[int, list[int]]]  # MOVESET k: (role, moves of that role)
     terminal: int
     goals: list[tuple[int, int, int]]  # (role, value, node)
     seed: int
@@ -149,31 +150,83 @@ def build(grounding: Grounding) -> FlatPropnet:
              "ground_rules": len(grounding.instances), "raw_nodes": len(net.kind)}
     outputs = next_node + legal_node + [terminal] + [g[2] for g in goals]
     rep = _simplify(net)
+    role_of_move = [r for r, ms in enumerate(moves) for _ in ms]
+    move_in_role = [m for ms in moves for m in range(len(ms))]
+    sets = _move_sets(net, rep, role_of_move, move_in_role)
     return _flatten(net, rep, outputs, base_terms, next_node, init, roles, moves,
-                    legal_node, terminal, goals, _rules_seed(grounding), stats)
+                    legal_node, sets, terminal, goals, _rules_seed(grounding), stats)
 
 
-def _factor(net: _Net, n: int, t_node: int) -> None:
-    """OR_j (c AND b_j) = c AND OR_j b_j: take the literals common to every rule of an
-    atom out of the disjunction (frame axioms share their ``true`` literal)."""
+def _factor(net: _Net, n: int, t_node: int, depth: int = 0) -> None:
+    """OR_j (c AND b_j) = c AND OR_j b_j: take a literal shared by several rules of an
+    atom out of the disjunction (frame axioms share their ``true`` literal).  All the
+    literals common to every rule are taken out; otherwise the most shared literal is,
+    for the rules that have it."""
     ands = net.ins[n]
-    if len(ands) < 2 or any(net.kind[a] != AND for a in ands):
+    if depth > 3 or len(ands) < 2:
         return
-    common = set(net.ins[ands[0]])
-    for a in ands[1:]:
-        common &= set(net.ins[a])
-    if not common:
+    group = [a for a in ands if net.kind[a] == AND]
+    if len(group) < 2:
         return
+    counts: dict[int, int] = {}
+    for a in group:
+        for i in set(net.ins[a]):
+            counts[i] = counts.get(i, 0) + 1
+    best = max(counts.values())
+    if best < 2:
+        return
+    if best == len(ands):
+        common = {i for i, c in counts.items() if c == best}
+    else:
+        common = {min(i for i, c in counts.items() if c == best)}
+    shared = [a for a in group if common <= set(net.ins[a])]
+    others = [a for a in ands if a not in shared]
     rest = []
-    for a in ands:
+    for a in shared:
         left = [i for i in net.ins[a] if i not in common]
         if not left:  # one rule needs only the common part: the OR is true
             rest = [t_node]
             break
         rest.append(left[0] if len(left) == 1 else net.add(AND, left))
     disjunction = net.add(OR, rest)
-    net.kind[n] = AND
-    net.ins[n] = sorted(common) + [disjunction]
+    _factor(net, disjunction, t_node, depth + 1)
+    factored = sorted(common) + [disjunction]
+    if not others:
+        net.kind[n] = AND
+        net.ins[n] = factored
+    else:
+        net.ins[n] = others + [net.add(AND, factored)]
+        _factor(net, n, t_node, depth + 1)
+
+
+def _move_sets(net: _Net, rep: list[int], role_of_move: list[int],
+               move_in_role: list[int]) -> list[tuple[int, list[int]]]:
+    """An OR over three or more inputs of one role becomes one MOVESET node (a bitset
+    test of that role's move in C) instead of a scan of its inputs."""
+    sets: list[tuple[int, list[int]]] = []
+    known: dict[tuple[int, tuple[int, ...]], int] = {}
+    for n in range(len(net.kind)):
+        if rep[n] != n or net.kind[n] != OR:
+            continue
+        by_role: dict[int, list[int]] = {}
+        for i in net.ins[n]:
+            if net.kind[i] == INPUT:
+                by_role.setdefault(role_of_move[net.arg[i]], []).append(i)
+        for role, inputs in by_role.items():
+            if len(inputs) < 3:
+                continue
+            moves = tuple(sorted(move_in_role[net.arg[i]] for i in inputs))
+            node = known.get((role, moves))
+            if node is None:
+                sets.append((role, list(moves)))
+                node = net.add(MOVESET, [], len(sets) - 1)
+                rep.append(node)
+                known[(role, moves)] = node
+            drop = set(inputs)
+            net.ins[n] = [i for i in net.ins[n] if i not in drop] + [node]
+        if len(net.ins[n]) == 1:
+            rep[n] = net.ins[n][0]
+    return sets
 
 
 def _simplify(net: _Net) -> list[int]:
@@ -248,7 +301,8 @@ def _simplify(net: _Net) -> list[int]:
 
 def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Term],
              next_node: list[int], init: list[int], roles: list[Term],
-             moves: list[list[Term]], legal_node: list[int], terminal: int,
+             moves: list[list[Term]], legal_node: list[int],
+             sets: list[tuple[int, list[int]]], terminal: int,
              goals: list[tuple[int, int, int]], seed: int,
              stats: dict[str, int]) -> FlatPropnet:
     def r(x: int) -> int:
@@ -302,6 +356,6 @@ def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Ter
     return FlatPropnet(
         kind=kind, arg=arg, first_in=first_in, inputs=inputs, ranges=ranges,
         bases=base_terms, next_node=[idx(x) for x in next_node], init=init,
-        roles=roles, moves=moves, legal_node=[idx(x) for x in legal_node],
+        roles=roles, moves=moves, legal_node=[idx(x) for x in legal_node], sets=sets,
         terminal=idx(terminal), goals=[(ro, v, idx(x)) for ro, v, x in goals],
         seed=seed, stats=stats)
