@@ -156,6 +156,16 @@ static void malformed_descriptions_refused(void) {
     RESET(); d.n_nodes = MIAI_PN_MAX_NODES + 1;
     CHECK(miai_gdl_create(&d, &g) == MIAI_ELIMIT && g == NULL);
     RESET(); d.max_plies = 0; CHECK(create_fails(&d));
+    /* Move sets: a valid one is accepted; a bad role, move or offset is refused. */
+    uint32_t set_role[1] = {0}, set_first[2] = {0, 2}, set_move[2] = {0, 1};
+    RESET(); d.n_sets = 1, d.set_role = set_role, d.set_first = set_first;
+    d.set_move = set_move;
+    CHECK(!create_fails(&d));
+    set_role[0] = 2; CHECK(create_fails(&d));
+    set_role[0] = 1; CHECK(create_fails(&d)); /* role b has one move: move 1 is out */
+    set_role[0] = 0; set_first[1] = 1000000000; CHECK(create_fails(&d));
+    set_first[1] = 2; d.set_move = NULL; CHECK(create_fails(&d));
+    RESET(); kind[5] = MIAI_PN_MOVESET; CHECK(create_fails(&d)); /* no sets */
 #undef RESET
     /* GDL-only accessors refuse other games. */
     miai_game *ttt = NULL;

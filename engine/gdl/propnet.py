@@ -131,7 +131,7 @@ def build(grounding: Grounding) -> FlatPropnet:
                 lits.append(negate(node_of(a)))
         net.ins[head].append(net.add(AND, lits))
 
-    for atom, n in list(atom_node.items()):
+    for n in list(atom_node.values()):
         _factor(net, n, t_node)
     next_node = [node_of(("next", t)) for t in base_terms]
     init_atoms = atoms("init")
