@@ -149,6 +149,7 @@ int miai_state_play_joint(const miai_game *g, void *state, const miai_move *move
             joint[r] = moves[r];
         }
     } else {
+        if (h->to_move < 0 || (uint32_t)h->to_move >= nr) return MIAI_ECORRUPT;
         uint32_t r = (uint32_t)h->to_move;
         miai_move m;
         if (n_moves == nr) m = moves[r];
@@ -295,6 +296,7 @@ static uint64_t perft_rec(const miai_game *g, const void *state, uint32_t depth,
         }
         return total;
     }
+    if (h->to_move < 0 || (uint32_t)h->to_move >= nr) return 0; /* corrupted state */
     miai_move moves[ml ? ml : 1];
     uint32_t r = (uint32_t)h->to_move;
     uint32_t n = g->ops->legal(g, state, r, moves);

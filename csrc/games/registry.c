@@ -4,6 +4,14 @@
 
 const miai_game_entry *const miai_registry[] = {
     &miai_tictactoe_entry,
+    &miai_go_entry,
+    &miai_hex_entry,
+    &miai_havannah_entry,
+    &miai_breakthrough_entry,
+    &miai_knightthrough_entry,
+    &miai_leftright_entry,
+    &miai_connect4_entry,
+    &miai_othello_entry,
 };
 
 const uint32_t miai_registry_size = sizeof miai_registry / sizeof miai_registry[0];

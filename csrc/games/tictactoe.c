@@ -21,6 +21,7 @@ typedef struct {
 typedef struct {
     miai_zkey stone[2][9];
     miai_zkey side;  /* xored in when o is to move */
+    uint8_t line[512]; /* line[b]: the 9-bit stone set b holds three in a row */
 } ttt_data;
 
 static const uint16_t ttt_lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
@@ -55,16 +56,12 @@ static uint32_t ttt_legal(const miai_game *g, const void *state, uint32_t role,
     return n;
 }
 
-static void ttt_play(const miai_game *g, void *state, const miai_move *moves) {
-    ttt_state *s = state;
-    const ttt_data *d = g->data;
-    int r = s->head.to_move;
-    miai_move m = moves[r];
+static inline void ttt_apply(const ttt_data *d, ttt_state *s, int r, miai_move m) {
     s->stones[r] |= (uint16_t)(1u << m);
     miai_zxor(&s->head, d->stone[r][m]);
     miai_zxor(&s->head, d->side);
     s->head.ply++;
-    if (ttt_has_line(s->stones[r])) {
+    if (d->line[s->stones[r] & 0777]) { /* & 0777: stray bits never index past the table */
         s->winner = (uint8_t)r;
         s->head.to_move = MIAI_NOBODY;
     } else if ((s->stones[0] | s->stones[1]) == 0777) {
@@ -72,6 +69,64 @@ static void ttt_play(const miai_game *g, void *state, const miai_move *moves) {
     } else {
         s->head.to_move = 1 - r;
     }
+}
+
+static void ttt_play(const miai_game *g, void *state, const miai_move *moves) {
+    ttt_state *s = state;
+    int r = s->head.to_move;
+    ttt_apply(g->data, s, r, moves[r]);
+}
+
+/* Uniformly random play to the end on local copies of the bitboards and keys (a
+ * random empty cell straight from the bitboard); the state is left exactly as
+ * ops->play would have left it. */
+static uint32_t ttt_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                            uint32_t trace_cap, uint32_t *trace_len) {
+    const ttt_data *d = g->data;
+    ttt_state *s = state;
+    uint32_t plies = 0, tl = 0, ply = s->head.ply;
+    int r = s->head.to_move;
+    if (r != 0 && r != 1) { /* terminal, or corrupted by the state's owner */
+        if (trace_len) *trace_len = 0;
+        return 0;
+    }
+    /* & 0777: a corrupted state's stray bits never index past the line table. */
+    uint32_t st[2] = {s->stones[0] & 0777u, s->stones[1] & 0777u};
+    uint64_t k1 = s->head.key, k2 = s->head.key2;
+    bool over = false;
+    while (ply < g->facts.max_plies) {
+        /* Listing the cells first keeps the branches predictable (a loop that stops
+         * at a random bit does not). */
+        uint32_t empty = ~(st[0] | st[1]) & 0777u, n = 0;
+        miai_move cells[9];
+        for (; empty; empty &= empty - 1) cells[n++] = (miai_move)__builtin_ctz(empty);
+        if (n == 0) break; /* only in a corrupted state: a full board not marked over */
+        miai_move m = cells[miai_rng_below(rng, n)];
+        if (trace && tl < trace_cap) trace[tl++] = m;
+        st[r] |= 1u << m;
+        k1 ^= d->stone[r][m].k1 ^ d->side.k1;
+        k2 ^= d->stone[r][m].k2 ^ d->side.k2;
+        ply++;
+        plies++;
+        if (d->line[st[r]]) {
+            s->winner = (uint8_t)r;
+            over = true;
+            break;
+        }
+        if ((st[0] | st[1]) == 0777u) {
+            over = true;
+            break;
+        }
+        r = 1 - r;
+    }
+    s->stones[0] = (uint16_t)st[0];
+    s->stones[1] = (uint16_t)st[1];
+    s->head.ply = ply;
+    s->head.to_move = over ? MIAI_NOBODY : r;
+    s->head.key = k1;
+    s->head.key2 = k2;
+    if (trace_len) *trace_len = tl;
+    return plies;
 }
 
 static void ttt_rewards(const miai_game *g, const void *state, double *out) {
@@ -147,7 +202,7 @@ static const miai_game_ops ttt_ops = {
     .move_to_text = ttt_move_to_text,
     .move_from_text = ttt_move_from_text,
     .render = ttt_render,
-    .playout = NULL,
+    .playout = ttt_playout,
     .check = ttt_check,
     .destroy = ttt_destroy,
 };
@@ -156,6 +211,7 @@ static int ttt_create(const double *params, miai_game *g) {
     ttt_data *d = calloc(1, sizeof *d);
     if (!d) return MIAI_ENOMEM;
     zobrist_fill(&d->stone[0][0], 2 * 9 + 1, zobrist_seed("tictactoe", params, 0));
+    for (uint32_t b = 0; b < 512; b++) d->line[b] = ttt_has_line((uint16_t)b);
     g->data = d;
     g->ops = &ttt_ops;
     g->facts = (miai_game_facts){.n_roles = 2,

@@ -1,0 +1,286 @@
+/* mcts.c -- one MCTS iteration over the DAG, and the helpers policies share. */
+#include "mcts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Destination of the move just played from the work state: the table's node (DAG
+ * mode) or a new one.  *created tells which.  MIAI_NIL when the budget is full. */
+static uint32_t find_or_create(miai_search *s, bool *created) {
+    miai_dag *d = &s->dag;
+    const miai_head *h = miai_chead_of(s->work);
+    uint32_t node = miai_dag_lookup(d, h->key, h->key2);
+    *created = false;
+    if (node != MIAI_NIL) return node;
+    node = miai_dag_new_node(d, s->work);
+    *created = node != MIAI_NIL;
+    return node;
+}
+
+static void push_step(miai_path *p, uint32_t node, uint32_t edge, uint32_t role) {
+    p->steps[p->len++] = (miai_step){.node = node, .edge = edge, .role = role};
+}
+
+/* One level at a simultaneous node: each role selects in its own block; the joint
+ * move's child hangs off a joint link.  Returns the next node, or MIAI_NIL with
+ * *stop set when the descent ends here. */
+static uint32_t descend_simultaneous(miai_search *s, uint32_t node, bool *stop) {
+    miai_dag *d = &s->dag;
+    const miai_game *g = s->game;
+    uint32_t nr = g->facts.n_roles;
+    miai_move joint[MIAI_MAX_ROLES] = {0};
+    uint32_t offsets[MIAI_MAX_ROLES];
+    uint32_t first = d->nodes[node].first_edge, end = first + d->nodes[node].n_edges;
+    uint32_t b = first;
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t e = b;
+        while (e < end && miai_edge_role(&d->edges[e]) == r) e++;
+        if (e == b) { /* a role without moves: let the playout handle the state */
+            *stop = true;
+            s->path.leaf = node;
+            return MIAI_NIL;
+        }
+        uint32_t chosen = s->policy.ops->select(&s->policy, s, node, b, e - b, r);
+        joint[r] = d->edges[chosen].move;
+        offsets[r] = chosen - first;
+        push_step(&s->path, node, chosen, r);
+        b = e;
+    }
+    g->ops->play(g, s->work, joint);
+    uint32_t link = miai_dag_joint_find(d, node, offsets);
+    if (link != MIAI_NIL) return miai_dag_link_child(d, link);
+    *stop = true;
+    s->path.leaf = MIAI_NIL;
+    if (miai_dag_reserve_parent(d) != MIAI_OK) {
+        d->refused++;
+        return MIAI_NIL;
+    }
+    link = miai_dag_joint_add(d, node, offsets, MIAI_NIL);
+    if (link == MIAI_NIL) return MIAI_NIL;
+    bool created;
+    uint32_t child = find_or_create(s, &created);
+    if (child == MIAI_NIL) { /* pop the link just added */
+        d->nodes[node].joint = miai_dag_link_next(d, link);
+        d->n_links--;
+        return MIAI_NIL;
+    }
+    d->links[(uint64_t)link * d->link_stride] = child;
+    miai_dag_add_parent(d, child, node, MIAI_FROM_LINK | link);
+    if (created) {
+        s->path.leaf = child;
+        return MIAI_NIL;
+    }
+    *stop = false; /* a transposition: keep descending */
+    return child;
+}
+
+static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
+    miai_dag *d = &s->dag;
+    const miai_game *g = s->game;
+    miai_node *x = &d->nodes[node];
+    uint32_t r = (uint32_t)x->to_move;
+    uint32_t chosen = s->policy.ops->select(&s->policy, s, node, x->first_edge, x->n_edges, r);
+    push_step(&s->path, node, chosen, r);
+    miai_move joint[MIAI_MAX_ROLES] = {0};
+    joint[r] = d->edges[chosen].move;
+    g->ops->play(g, s->work, joint);
+    uint32_t child = d->edges[chosen].child;
+    if (child != MIAI_NIL) return child;
+    bool created = false;
+    if (miai_dag_reserve_parent(d) == MIAI_OK)
+        child = find_or_create(s, &created); /* may move the arenas: no pointers kept */
+    else
+        d->refused++;
+    if (child == MIAI_NIL) {
+        *stop = true;
+        s->path.leaf = MIAI_NIL;
+        return MIAI_NIL;
+    }
+    d->edges[chosen].child = child;
+    miai_dag_add_parent(d, child, node, chosen);
+    if (created) {
+        *stop = true;
+        s->path.leaf = child;
+        return MIAI_NIL;
+    }
+    return child;
+}
+
+static void evaluate(miai_search *s, double *rewards) {
+    const miai_game *g = s->game;
+    miai_head *h = miai_head_of(s->work);
+    if (h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies)
+        miai_game_playout(g, s->work, &s->rng, NULL, 0, NULL);
+    if (h->to_move == MIAI_NOBODY) {
+        g->ops->rewards(g, s->work, rewards);
+    } else { /* the ply cap: a draw */
+        for (uint32_t r = 0; r < g->facts.n_roles; r++) rewards[r] = 0.5;
+    }
+}
+
+void miai_mcts_iterate(miai_search *s, double *rewards) {
+    const miai_game *g = s->game;
+    miai_dag *d = &s->dag;
+    miai_path *p = &s->path;
+    memcpy(s->work, s->root_state, g->facts.state_size);
+    const miai_head *h = miai_chead_of(s->work);
+    p->len = 0;
+    p->last_level = 0;
+    p->leaf = d->root;
+    uint32_t node = d->root;
+    for (;;) {
+        if (d->nodes[node].to_move == MIAI_NOBODY || h->ply >= g->facts.max_plies) {
+            p->leaf = node;
+            break;
+        }
+        if (!miai_dag_expanded(d, node)) { /* second visit: the leaf gets its edges */
+            if (miai_dag_expand(d, g, s->work, node, s->moves) != MIAI_OK) {
+                p->leaf = node; /* edge memory short: sample from here */
+                break;
+            }
+            if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
+        }
+        const miai_node *x = &d->nodes[node];
+        if (x->n_edges == 0) {
+            p->leaf = node;
+            break;
+        }
+        p->last_level = p->len;
+        bool stop = false;
+        uint32_t next = x->to_move == MIAI_SIMULTANEOUS ? descend_simultaneous(s, node, &stop)
+                                                        : descend_alternating(s, node, &stop);
+        if (stop) break;
+        node = next;
+    }
+    evaluate(s, rewards);
+    /* Count the visit in every node of the path (one per level), then the policy. */
+    for (uint32_t i = 0; i < p->len; i++) {
+        miai_node *x = &d->nodes[p->steps[i].node];
+        if (x->to_move != MIAI_SIMULTANEOUS || p->steps[i].role == 0) x->n++;
+    }
+    if (p->leaf != MIAI_NIL && (p->len == 0 || p->leaf != p->steps[p->len - 1].node))
+        d->nodes[p->leaf].n++;
+    s->policy.ops->backup(&s->policy, s, p, rewards);
+    uint32_t nr = g->facts.n_roles, root_first = d->nodes[d->root].first_edge;
+    for (uint32_t i = 0; i < p->len && p->steps[i].node == d->root; i++) {
+        uint32_t k = p->steps[i].edge - root_first;
+        if (k >= s->root_role_cap) break;
+        for (uint32_t r = 0; r < nr; r++) s->root_role_sum[(uint64_t)k * nr + r] += rewards[r];
+        s->root_role_n[k]++;
+        if (d->nodes[d->root].to_move != MIAI_SIMULTANEOUS) break;
+    }
+    for (uint32_t r = 0; r < nr; r++) s->root_sum[r] += rewards[r];
+    s->root_iterations++;
+    s->iterations++;
+}
+
+void miai_backup_descent(miai_search *s, const miai_path *path, const double *rewards) {
+    miai_dag *d = &s->dag;
+    for (uint32_t i = 0; i < path->len; i++) {
+        miai_edge *e = &d->edges[path->steps[i].edge];
+        double r = rewards[path->steps[i].role];
+        e->sum += r;
+        if (i >= path->last_level) {
+            e->sum_prime += r;
+            e->n_prime++;
+        }
+        e->n++;
+    }
+}
+
+uint32_t miai_final_default(const miai_policy *p, const miai_search *s, uint32_t first,
+                            uint32_t count) {
+    const miai_edge *edges = s->dag.edges;
+    bool skip_pruned = false, any_visited = false;
+    for (uint32_t i = first; i < first + count; i++)
+        if (!(edges[i].flags & MIAI_EDGE_PRUNED)) skip_pruned = true;
+    for (uint32_t i = first; i < first + count; i++)
+        if (edges[i].n && !(skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)))
+            any_visited = true;
+    bool by_mean = p->cfg.final_choice == MIAI_FINAL_MEAN && any_visited;
+    uint32_t best = MIAI_NIL;
+    double best_mean = 0.0;
+    for (uint32_t i = first; i < first + count; i++) {
+        const miai_edge *e = &edges[i];
+        if (skip_pruned && (e->flags & MIAI_EDGE_PRUNED)) continue;
+        if (by_mean && e->n == 0) continue;
+        double mean = e->n ? e->sum / e->n : 0.0;
+        bool better;
+        if (best == MIAI_NIL) better = true;
+        else if (by_mean)
+            better = mean > best_mean || (mean == best_mean && e->n > edges[best].n);
+        else
+            better = e->n > edges[best].n || (e->n == edges[best].n && mean > best_mean);
+        if (better) {
+            best = i;
+            best_mean = mean;
+        }
+    }
+    return best;
+}
+
+int miai_mcts_init(miai_search *s) {
+    const miai_game_facts *f = &s->game->facts;
+    s->work = malloc(f->state_size);
+    s->moves = malloc(sizeof(miai_move) * (f->max_legal ? f->max_legal : 1));
+    s->path.cap = (f->max_plies + 2) * f->n_roles;
+    s->path.steps = malloc(sizeof(miai_step) * s->path.cap);
+    if (!s->work || !s->moves || !s->path.steps) return MIAI_ENOMEM;
+    return miai_mcts_set_root(s, MIAI_NIL);
+}
+
+void miai_mcts_done(miai_search *s) {
+    free(s->root_role_sum);
+    free(s->root_role_n);
+    s->root_role_sum = NULL;
+    s->root_role_n = NULL;
+    s->root_role_cap = 0;
+    free(s->work);
+    free(s->moves);
+    free(s->path.steps);
+    s->work = NULL;
+    s->moves = NULL;
+    s->path.steps = NULL;
+}
+
+int miai_mcts_set_root(miai_search *s, uint32_t hint) {
+    miai_dag *d = &s->dag;
+    const miai_head *h = miai_chead_of(s->root_state);
+    uint32_t node = hint;
+    if (node != MIAI_NIL &&
+        (d->nodes[node].key != h->key || d->nodes[node].key2 != h->key2))
+        node = MIAI_NIL;
+    if (node == MIAI_NIL && d->n_nodes) node = miai_dag_lookup(d, h->key, h->key2);
+    int rc = MIAI_OK;
+    if (node != MIAI_NIL) rc = miai_dag_reroot(d, node);
+    if (node == MIAI_NIL || rc != MIAI_OK) {
+        miai_dag_clear(d);
+        node = miai_dag_new_node(d, s->root_state);
+        if (node == MIAI_NIL) return MIAI_ENOMEM;
+        d->root = node;
+    }
+    if (!miai_dag_expanded(d, d->root)) {
+        memcpy(s->work, s->root_state, s->game->facts.state_size);
+        if (miai_dag_expand(d, s->game, s->work, d->root, s->moves) != MIAI_OK)
+            return MIAI_ENOMEM;
+        s->path.len = 0;
+        s->path.last_level = 0;
+        s->path.leaf = d->root;
+        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, d->root);
+    }
+    s->root_iterations = 0;
+    for (uint32_t r = 0; r < MIAI_MAX_ROLES; r++) s->root_sum[r] = 0.0;
+    uint32_t n = d->nodes[d->root].n_edges, nr = s->game->facts.n_roles;
+    if (n > s->root_role_cap) {
+        double *sums = realloc(s->root_role_sum, (size_t)n * nr * sizeof *sums);
+        if (sums) s->root_role_sum = sums;
+        uint32_t *counts = realloc(s->root_role_n, (size_t)n * sizeof *counts);
+        if (counts) s->root_role_n = counts;
+        if (sums && counts) s->root_role_cap = n;
+    }
+    if (s->root_role_cap) {
+        memset(s->root_role_sum, 0, (size_t)s->root_role_cap * nr * sizeof(double));
+        memset(s->root_role_n, 0, (size_t)s->root_role_cap * sizeof(uint32_t));
+    }
+    return MIAI_OK;
+}

@@ -1,0 +1,69 @@
+/* mcts.h -- the search object and one MCTS iteration (descent, expansion, playout,
+ * backpropagation), shared by every policy.
+ *
+ * Contract:
+ *   - struct miai_search is owned by one thread at a time; only `stop` is touched by
+ *     other threads (C11 atomic).  Policies read and write s->dag and use s->rng.
+ *   - miai_mcts_iterate runs one iteration from s->dag.root and s->root_state:
+ *       descent: at an expanded node the policy selects an edge (one per role at a
+ *         simultaneous node, joined into a joint move), the move is played on a
+ *         copy of the root state;
+ *       expansion: the first time an edge (or joint move) is followed, its
+ *         destination is looked up (DAG mode) or created as a leaf without edges; a
+ *         newly created node ends the descent, an existing one (a transposition) is
+ *         descended further.  A leaf gets its edges (and the policy's on_expand
+ *         call) when a descent first goes through it;
+ *       playout: from the state where the descent ended, with the game's playout
+ *         policy; a terminal state gives its rewards, the ply cap a draw (0.5 each);
+ *       backup: node->n += 1 on every node of the path, then the policy's backup.
+ *     When the node budget is full the descent ends at the unexpanded edge and the
+ *     playout starts from its destination state (path.leaf = MIAI_NIL).
+ *   - The descent also ends at ply >= max_plies, so games whose positions repeat
+ *     cannot loop in DAG mode.
+ */
+#ifndef MIAI_MCTS_H
+#define MIAI_MCTS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/game.h"
+#include "../core/rng.h"
+#include "dag.h"
+#include "policy.h"
+
+struct miai_search {
+    const miai_game *game;
+    miai_search_config cfg;
+    miai_policy policy;
+    miai_dag dag;
+    miai_rng rng;
+    uint8_t *root_state;    /* the root position */
+    uint8_t *work;          /* the descent/playout state */
+    miai_move *moves;       /* scratch: room for facts.max_legal */
+    miai_path path;
+    atomic_bool stop;
+    uint64_t iterations;    /* all runs */
+    uint64_t root_iterations;
+    double seconds;
+    double root_sum[MIAI_MAX_ROLES];  /* rewards per role since the root was set */
+    /* Per root edge, since the root was set: rewards of every role (n_roles per edge)
+     * and the count, so reports have every role's mean for each root move. */
+    double *root_role_sum;
+    uint32_t *root_role_n;
+    uint32_t root_role_cap;   /* edges the two arrays have room for */
+};
+
+/* One iteration; `rewards` gets the playout's reward per role. */
+void miai_mcts_iterate(miai_search *s, double *rewards);
+
+/* Set up / tear down the loop's buffers and the root node (search.c calls these). */
+int miai_mcts_init(miai_search *s);
+void miai_mcts_done(miai_search *s);
+
+/* Make the position in s->root_state the root: reuse its node if the graph has one
+ * (child hint first, then the table), else start a fresh graph. */
+int miai_mcts_set_root(miai_search *s, uint32_t hint);
+
+#endif

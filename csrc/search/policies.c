@@ -1,0 +1,13 @@
+/* policies.c -- every selection/backup policy, by algorithm id.  Add an algorithm:
+ * one MIAI_ALG_* id in search_api.h, one extern and one line in the table here. */
+#include "policy.h"
+
+extern const miai_policy_ops miai_uct_policy;
+
+static const miai_policy_ops *const miai_policies[MIAI_ALG_COUNT] = {
+    [MIAI_ALG_UCT] = &miai_uct_policy,
+};
+
+const miai_policy_ops *miai_policy_for(uint32_t algorithm) {
+    return algorithm < MIAI_ALG_COUNT ? miai_policies[algorithm] : NULL;
+}

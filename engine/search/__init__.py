@@ -1,0 +1,17 @@
+"""MCTS search over the C transposition DAG: algorithms, ``Search``, results."""
+
+from engine.search.algorithms import algorithm_from_spec, register
+from engine.search.result import MoveStats, SearchResult, confidence_interval
+from engine.search.search import EdgeStats, Search
+from engine.search.uct import UCT
+
+__all__ = [
+    "UCT",
+    "EdgeStats",
+    "MoveStats",
+    "Search",
+    "SearchResult",
+    "algorithm_from_spec",
+    "confidence_interval",
+    "register",
+]

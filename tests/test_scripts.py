@@ -1,0 +1,72 @@
+"""The scripts in scripts/ run (CI-sized) so they never rot.
+
+Only the shape of the output is checked: figures are the lead's to record, and a
+timing threshold has no place in a unit test.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import games
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_script(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / args[0]), *args[1:]],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )
+
+
+def table_rows(markdown: str) -> dict[str, list[str]]:
+    """Game spec -> the cells of its row in a Markdown table."""
+    rows = {}
+    for line in markdown.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] not in ("game", "") and not cells[0].startswith("-"):
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_bench_playouts_quick_prints_a_row_per_game() -> None:
+    run = run_script("bench_playouts.py", "--quick")
+    assert run.returncode == 0, run.stderr
+    rows = table_rows(run.stdout)
+    names = {spec.split(":")[0] for spec in rows}
+    assert names == set(games.available())
+    for cells in rows.values():
+        assert float(cells[1].replace(",", "")) > 0  # playouts per second
+        assert float(cells[2]) >= 1  # plies per game
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return
+    assert float(rows["othello"][4].replace(",", "")) > 0
+    assert rows["connect4"][3] == "connect_four" and rows["connect4"][5].endswith("x")
+
+
+def test_bench_playouts_selects_games_and_refuses_unknown_ones() -> None:
+    run = run_script("bench_playouts.py", "--quick", "--no-openspiel", "--games", "othello")
+    assert run.returncode == 0, run.stderr
+    assert list(table_rows(run.stdout)) == ["othello"]
+    run = run_script("bench_playouts.py", "--quick", "--games", "no-such-game")
+    assert run.returncode != 0 and "no-such-game" in run.stderr
+
+
+def test_bench_playouts_runs_without_openspiel() -> None:
+    script = ROOT / "scripts" / "bench_playouts.py"
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['pyspiel'] = None  # import pyspiel now raises ImportError\n"
+        f"sys.argv = [{str(script)!r}, '--quick', '--games', 'tictactoe']\n"
+        f"runpy.run_path({str(script)!r}, run_name='__main__')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "not installed" in run.stderr
+    assert table_rows(run.stdout)["tictactoe"][1:] and "OpenSpiel" not in run.stdout
