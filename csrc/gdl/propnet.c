@@ -20,8 +20,16 @@
 #define PN_RANGE_FLAG 0x80000000u
 #define PN_TEXT_MAX 4096
 
+/* A node as evaluation reads it: one 12-byte record instead of three arrays. */
+typedef struct {
+    uint32_t kind;
+    uint32_t a; /* BASE/INPUT/MOVESET: arg; gates: first input */
+    uint32_t b; /* gates: one past the last input */
+} pn_op;
+
 typedef struct {
     uint32_t n_nodes;
+    pn_op *op;
     uint8_t *kind;
     uint32_t *arg, *first_in, *in;
     uint32_t n_ranges;
@@ -58,31 +66,25 @@ typedef struct {
 
 static inline uint8_t pn_node(const pn_data *d, uint32_t n, const uint8_t *v,
                               const uint64_t *base, const miai_move *joint) {
+    const pn_op o = d->op[n];
     const uint32_t *in = d->in;
-    switch (d->kind[n]) {
+    switch (o.kind) {
     case MIAI_PN_TRUE: return 1;
-    case MIAI_PN_BASE: {
-        uint32_t b = d->arg[n];
-        return (uint8_t)((base[b >> 6] >> (b & 63)) & 1u);
-    }
-    case MIAI_PN_INPUT: {
-        uint32_t m = d->arg[n];
-        return joint && joint[d->input_role[m]] == d->input_move[m];
-    }
+    case MIAI_PN_BASE: return (uint8_t)((base[o.a >> 6] >> (o.a & 63)) & 1u);
+    case MIAI_PN_INPUT: return joint && joint[d->input_role[o.a]] == d->input_move[o.a];
     case MIAI_PN_AND:
-        for (uint32_t k = d->first_in[n], e = d->first_in[n + 1]; k < e; k++)
+        for (uint32_t k = o.a; k < o.b; k++)
             if (!v[in[k]]) return 0;
         return 1;
     case MIAI_PN_OR:
-        for (uint32_t k = d->first_in[n], e = d->first_in[n + 1]; k < e; k++)
+        for (uint32_t k = o.a; k < o.b; k++)
             if (v[in[k]]) return 1;
         return 0;
-    case MIAI_PN_NOT: return !v[in[d->first_in[n]]];
+    case MIAI_PN_NOT: return !v[in[o.a]];
     case MIAI_PN_MOVESET: {
         if (!joint) return 0;
-        uint32_t k = d->arg[n];
-        miai_move m = joint[d->set_role[k]];
-        return (uint8_t)((d->set_bits[(size_t)k * d->set_words + (m >> 6)] >> (m & 63)) & 1u);
+        miai_move m = joint[d->set_role[o.a]];
+        return (uint8_t)((d->set_bits[(size_t)o.a * d->set_words + (m >> 6)] >> (m & 63)) & 1u);
     }
     default: return 0;
     }
@@ -324,7 +326,7 @@ static void pn_free_data(pn_data *d) {
         for (uint32_t i = 0; i < d->n_base; i++) free(d->base_text[i]);
     if (d->move_text)
         for (uint32_t i = 0; i < d->total_moves; i++) free(d->move_text[i]);
-    void *arrays[] = {d->kind, d->arg, d->first_in, d->in, d->range_lo, d->range_hi,
+    void *arrays[] = {d->op, d->kind, d->arg, d->first_in, d->in, d->range_lo, d->range_hi,
                       d->next_node, d->init, d->base_text, d->legal_node, d->input_role,
                       d->input_move, d->move_text, d->goal_role, d->goal_value,
                       d->goal_node, d->prog[0], d->prog[1], d->prog[2], d->zbase,
@@ -538,12 +540,19 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     d->goal_role = pn_dup(x->goal_role, sizeof(uint32_t) * x->n_goals);
     d->goal_value = pn_dup(x->goal_value, sizeof(uint32_t) * x->n_goals);
     d->goal_node = pn_dup(x->goal_node, sizeof(uint32_t) * x->n_goals);
+    d->op = malloc(sizeof(pn_op) * n);
+    if (d->op)
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t k = x->kind[i];
+            int gate = k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT;
+            d->op[i] = (pn_op){k, gate ? x->first_in[i] : x->arg[i], x->first_in[i + 1]};
+        }
     d->input_role = malloc(sizeof(uint32_t) * (total ? total : 1));
     d->input_move = malloc(sizeof(uint32_t) * (total ? total : 1));
     d->base_text = calloc(x->n_base ? x->n_base : 1, sizeof(char *));
     d->move_text = calloc(total ? total : 1, sizeof(char *));
     d->zbase = malloc(sizeof(miai_zkey) * (x->n_base ? x->n_base : 1));
-    if (!d->kind || !d->arg || !d->first_in || !d->in || !d->range_lo || !d->range_hi ||
+    if (!d->op || !d->kind || !d->arg || !d->first_in || !d->in || !d->range_lo || !d->range_hi ||
         !d->next_node || !d->init || !d->legal_node || !d->goal_role || !d->goal_value ||
         !d->goal_node || !d->input_role || !d->input_move || !d->base_text ||
         !d->move_text || !d->zbase)
