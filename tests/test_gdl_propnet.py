@@ -246,3 +246,14 @@ def test_hand_built_propnet_and_malformed_descriptions_refused() -> None:
         net = _tiny()
         net.roles = ["r"] * 9
         compile_propnet(net, "bad", 10)
+
+
+def test_c_search_plays_a_gdl_game() -> None:
+    """The C MCTS runs on the propnet game like on any C game: it finds the win."""
+    search_mod = pytest.importorskip("engine.search")
+    game = load((OWN / "connect4.kif").read_text(), name="gdl-connect4")
+    state = game.initial_state()
+    for m in ["(drop 1)", "(drop 2)", "(drop 1)", "(drop 2)", "(drop 1)", "(drop 3)"]:
+        state.play(m)
+    result = search_mod.Search(state, iterations=3000, seed=1).run()
+    assert result.best_text == "(drop 1)"  # red completes column 1
