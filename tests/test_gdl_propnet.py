@@ -257,3 +257,11 @@ def test_c_search_plays_a_gdl_game() -> None:
         state.play(m)
     result = search_mod.Search(state, iterations=3000, seed=1).run()
     assert result.best_text == "(drop 1)"  # red completes column 1
+
+
+def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+
+    assert main(["gdl", str(OWN / "tictactoe.kif"), "-n", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "checks passed" in out and "propnet" in out and "50 playouts" in out
