@@ -1,0 +1,184 @@
+/* test_propnet.c -- a tiny hand-built GDL propnet under the sanitizers: its game
+ * through the public API (init, legal, play, keys, rewards through a cyclic range,
+ * text round trips), and malformed descriptions refused with a status code. */
+#include <string.h>
+
+#include "../core/game.h"
+#include "../gdl/gdl_api.h"
+#include "ctest.h"
+
+/* Roles a (moves "go", "stay") and b ("noop").  Bases (step 0..2), init (step 0).
+ * go advances the step, stay keeps it; terminal at step 2, where a gets 100 through a
+ * two-node cycle x = x' OR step2, x' = x, and b gets 0 (50 only while not at step 2). */
+enum { N_NODES = 17 };
+static const uint8_t KIND[N_NODES] = {
+    MIAI_PN_FALSE, MIAI_PN_TRUE, MIAI_PN_BASE, MIAI_PN_BASE, MIAI_PN_BASE,
+    MIAI_PN_INPUT, MIAI_PN_INPUT, MIAI_PN_INPUT, MIAI_PN_AND, MIAI_PN_AND,
+    MIAI_PN_OR, MIAI_PN_AND, MIAI_PN_OR, MIAI_PN_AND, MIAI_PN_OR, MIAI_PN_OR, MIAI_PN_NOT};
+static const uint32_t ARG[N_NODES] = {0, 0, 0, 1, 2, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+static const uint32_t FIRST_IN[N_NODES + 1] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4,
+                                               6, 8, 10, 12, 14, 15, 16};
+static const uint32_t IN[16] = {2, 5, 3, 6, 8, 9, 3, 5, 11, 4, 2, 6, 15, 4, 14, 4};
+static const uint32_t RANGE_LO[1] = {14}, RANGE_HI[1] = {16};
+static const uint32_t NEXT[3] = {13, 10, 12};
+static const uint8_t INIT[3] = {1, 0, 0};
+static const char *const BASE_TEXT[3] = {"(step 0)", "(step 1)", "(step 2)"};
+static const uint32_t N_MOVES[2] = {2, 1};
+static const uint32_t LEGAL[3] = {1, 1, 1};
+static const char *const MOVE_TEXT[3] = {"go", "stay", "noop"};
+static const uint32_t GOAL_ROLE[3] = {0, 1, 1}, GOAL_VALUE[3] = {100, 0, 50},
+                      GOAL_NODE[3] = {14, 1, 16};
+
+static miai_gdl_desc tiny(void) {
+    miai_gdl_desc d = {
+        .n_nodes = N_NODES, .kind = KIND, .arg = ARG, .first_in = FIRST_IN, .in = IN,
+        .n_ranges = 1, .range_lo = RANGE_LO, .range_hi = RANGE_HI,
+        .n_base = 3, .next_node = NEXT, .init = INIT, .base_text = BASE_TEXT,
+        .n_roles = 2, .n_moves = N_MOVES, .legal_node = LEGAL, .move_text = MOVE_TEXT,
+        .terminal_node = 4, .n_goals = 3, .goal_role = GOAL_ROLE,
+        .goal_value = GOAL_VALUE, .goal_node = GOAL_NODE, .max_plies = 50, .seed = 7,
+        .name = "tiny"};
+    return d;
+}
+
+static void tiny_game_plays(void) {
+    miai_gdl_desc d = tiny();
+    miai_game *g = NULL;
+    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    if (!g) return;
+    miai_game_facts f;
+    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+    CHECK(f.n_roles == 2 && f.num_moves == 2 && f.max_legal == 2);
+    uint8_t *s = malloc(f.state_size);
+    CHECK(miai_state_init(g, s) == MIAI_OK);
+    int32_t tm = 99;
+    miai_state_to_move(g, s, &tm);
+    CHECK(tm == 0); /* only a has a choice */
+    miai_move moves[2];
+    uint32_t n = 9;
+    CHECK(miai_state_legal(g, s, 0, moves, 2, &n) == MIAI_OK && n == 2);
+    CHECK(miai_state_legal(g, s, 1, moves, 2, &n) == MIAI_OK && n == 0);
+    CHECK(miai_gdl_state_legal_all(g, s, 1, moves, 2, &n) == MIAI_OK && n == 1);
+    uint64_t k0, k0b;
+    miai_state_key(g, s, &k0, &k0b);
+    CHECK(miai_state_play(g, s, 1) == MIAI_OK); /* stay */
+    uint64_t k1, k1b;
+    miai_state_key(g, s, &k1, &k1b);
+    CHECK(k1 == k0 && k1b == k0b);
+    CHECK(miai_state_check(g, s) == MIAI_OK);
+    CHECK(miai_state_play(g, s, 0) == MIAI_OK); /* go: step 1 */
+    CHECK(miai_state_check(g, s) == MIAI_OK);
+    uint8_t bases[3];
+    CHECK(miai_gdl_state_bases(g, s, bases, 3) == MIAI_OK);
+    CHECK(bases[0] == 0 && bases[1] == 1 && bases[2] == 0);
+    double r[2];
+    CHECK(miai_state_rewards(g, s, r, 2) == MIAI_ESTATE);
+    CHECK(miai_state_play(g, s, 0) == MIAI_OK); /* go: step 2, terminal */
+    miai_state_to_move(g, s, &tm);
+    CHECK(tm == MIAI_NOBODY);
+    CHECK(miai_state_rewards(g, s, r, 2) == MIAI_OK);
+    CHECK(r[0] == 1.0 && r[1] == 0.0);
+    CHECK(miai_state_play(g, s, 0) == MIAI_ETERMINAL);
+    char buf[MIAI_MOVE_TEXT_LEN];
+    miai_move m = 9;
+    CHECK(miai_move_to_text(g, 0, 1, buf, sizeof buf) == MIAI_OK && strcmp(buf, "stay") == 0);
+    CHECK(miai_move_to_text(g, 1, 1, buf, sizeof buf) == MIAI_EINVAL);
+    CHECK(miai_move_from_text(g, 1, "  NOOP ", &m) == MIAI_OK && m == 0);
+    CHECK(miai_move_from_text(g, 0, "jump", &m) == MIAI_EINVAL);
+    char text[256];
+    CHECK(miai_state_render(g, s, text, sizeof text) == MIAI_OK);
+    CHECK(strcmp(text, "(step 2)\n") == 0);
+    double mean[2];
+    uint64_t plies = 0;
+    CHECK(miai_playouts(g, s, 10, 1, mean, 2, &plies) == MIAI_OK && plies == 0);
+    CHECK(miai_state_init(g, s) == MIAI_OK);
+    CHECK(miai_playouts(g, s, 200, 1, mean, 2, &plies) == MIAI_OK);
+    CHECK(plies >= 400 && mean[0] == 1.0 && mean[1] == 0.0);
+    free(s);
+    miai_game_free(g);
+}
+
+static int create_fails(miai_gdl_desc *d) {
+    miai_game *g = NULL;
+    int rc = miai_gdl_create(d, &g);
+    if (g) miai_game_free(g);
+    return rc != MIAI_OK && g == NULL;
+}
+
+static void malformed_descriptions_refused(void) {
+    miai_game *g = NULL;
+    CHECK(miai_gdl_create(NULL, &g) == MIAI_EINVAL);
+    miai_gdl_desc d = tiny();
+    CHECK(miai_gdl_create(&d, NULL) == MIAI_EINVAL);
+    uint8_t kind[N_NODES];
+    uint32_t in[16], arg[N_NODES], first[N_NODES + 1], lo[2], hi[2], next[3], goal[3];
+    const char *texts[3];
+#define RESET()                                                            \
+    do {                                                                   \
+        d = tiny();                                                        \
+        memcpy(kind, KIND, sizeof kind);                                   \
+        memcpy(in, IN, sizeof in);                                         \
+        memcpy(arg, ARG, sizeof arg);                                      \
+        memcpy(first, FIRST_IN, sizeof first);                             \
+        memcpy(next, NEXT, sizeof next);                                   \
+        memcpy(goal, GOAL_VALUE, sizeof goal);                             \
+        memcpy(texts, MOVE_TEXT, sizeof texts);                            \
+        lo[0] = 14, hi[0] = 16;                                            \
+        d.kind = kind, d.in = in, d.arg = arg, d.first_in = first;         \
+        d.range_lo = lo, d.range_hi = hi, d.next_node = next;              \
+        d.goal_value = goal, d.move_text = texts;                          \
+    } while (0)
+    RESET();
+    CHECK(!create_fails(&d)); /* the copies are a valid description */
+    RESET(); kind[9] = 42; CHECK(create_fails(&d));
+    RESET(); kind[0] = MIAI_PN_TRUE; CHECK(create_fails(&d));
+    RESET(); in[0] = 8; CHECK(create_fails(&d));          /* node 8 reads itself */
+    RESET(); in[4] = 12; CHECK(create_fails(&d));         /* forward input */
+    RESET(); in[4] = 4000000; CHECK(create_fails(&d));
+    RESET(); arg[2] = 3; CHECK(create_fails(&d));         /* base index */
+    RESET(); arg[5] = 3; CHECK(create_fails(&d));         /* move index */
+    RESET(); first[9] = 5; CHECK(create_fails(&d));       /* offsets decrease */
+    RESET(); first[0] = 1; CHECK(create_fails(&d));
+    RESET(); d.n_ranges = 0; CHECK(create_fails(&d));     /* cycle without a range */
+    RESET(); hi[0] = 18; CHECK(create_fails(&d));
+    RESET(); lo[0] = 1; CHECK(create_fails(&d));
+    RESET(); d.n_ranges = 2; lo[1] = 15; hi[1] = 16; CHECK(create_fails(&d)); /* overlap */
+    RESET(); hi[0] = 17; in[15] = 14; CHECK(create_fails(&d)); /* NOT inside a cycle */
+    RESET(); next[1] = N_NODES; CHECK(create_fails(&d));
+    RESET(); d.terminal_node = N_NODES; CHECK(create_fails(&d));
+    RESET(); goal[0] = 101; CHECK(create_fails(&d));
+    RESET(); d.n_roles = 0; CHECK(create_fails(&d));
+    RESET(); d.n_roles = MIAI_MAX_ROLES + 1; CHECK(create_fails(&d));
+    RESET(); texts[1] = NULL; CHECK(create_fails(&d));
+    RESET(); d.kind = NULL; CHECK(create_fails(&d));
+    RESET(); d.in = NULL; CHECK(create_fails(&d));
+    RESET(); d.n_nodes = 1; CHECK(create_fails(&d));
+    RESET(); d.n_nodes = MIAI_PN_MAX_NODES + 1;
+    CHECK(miai_gdl_create(&d, &g) == MIAI_ELIMIT && g == NULL);
+    RESET(); d.max_plies = 0; CHECK(create_fails(&d));
+    /* Move sets: a valid one is accepted; a bad role, move or offset is refused. */
+    uint32_t set_role[1] = {0}, set_first[2] = {0, 2}, set_move[2] = {0, 1};
+    RESET(); d.n_sets = 1, d.set_role = set_role, d.set_first = set_first;
+    d.set_move = set_move;
+    CHECK(!create_fails(&d));
+    set_role[0] = 2; CHECK(create_fails(&d));
+    set_role[0] = 1; CHECK(create_fails(&d)); /* role b has one move: move 1 is out */
+    set_role[0] = 0; set_first[1] = 1000000000; CHECK(create_fails(&d));
+    set_first[1] = 2; d.set_move = NULL; CHECK(create_fails(&d));
+    RESET(); kind[5] = MIAI_PN_MOVESET; CHECK(create_fails(&d)); /* no sets */
+#undef RESET
+    /* GDL-only accessors refuse other games. */
+    miai_game *ttt = NULL;
+    CHECK(miai_game_create("tictactoe", NULL, 0, &ttt) == MIAI_OK);
+    uint8_t state[4096] = {0}, bases[8];
+    CHECK(miai_gdl_state_bases(ttt, state, bases, 8) == MIAI_EINVAL);
+    miai_game_free(ttt);
+}
+
+int main(void) {
+    const ctest_case cases[] = {
+        {"tiny_game_plays", tiny_game_plays},
+        {"malformed_descriptions_refused", malformed_descriptions_refused},
+    };
+    return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
+}
