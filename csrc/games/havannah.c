@@ -26,13 +26,25 @@
  * Win detection is incremental: a union-find forest over the cells, kept in the state,
  * with the corner and side bits of each group at its root (bridge and fork are
  * popcounts).  A ring can only appear through the new stone c, in one of two ways:
- *   (a) c closes a loop that cuts some non-own cells off the board's outside.  Then c's
- *       own neighbours form at least two separate arcs around c that already belonged to
- *       one group; only then the non-own neighbours of c are flood-filled (through
- *       non-own cells) to see whether one of them no longer reaches the rim.
+ *   (a) c's own neighbours form two or more separate arcs around c (maximal runs of own
+ *       cells in the circular order) of which two already belonged to one group.  This
+ *       alone is a ring.  Proof: take a shortest path P in that group between a cell a of
+ *       one arc and a cell b of the other; P avoids c (c was empty), so c-a-P-b-c is a
+ *       simple closed polygon through cell centres (lattice edges meet only at their
+ *       ends).  Near c its inside is one of the two open sectors between ca and cb, and
+ *       each sector holds a non-own neighbour d of c, because the arcs are separate on
+ *       both sides.  The lattice edge cd meets the polygon only at c, so d lies inside
+ *       the polygon for one of the two sectors.  The polygon's vertices are board cells
+ *       and the board is every lattice point of a convex hexagon, so d is a board cell:
+ *       the loop surrounds a cell.  (hav_check's from-scratch flood fill is the
+ *       independent check of this, at every ply of the tests.)
  *   (b) every enclosed cell is own: then some own cell off the rim has six own
- *       neighbours, and that cell is c or a neighbour of c.
- * Nothing scans the whole board unless (a)'s flood fill must.
+ *       neighbours, and that cell is c or a neighbour n of c.  A neighbour n in direction
+ *       k needs c's neighbours k-1, k, k+1 own (n and the two cells next to both), so
+ *       only those n are looked at.
+ * A move costs one find per arc (at most three) and no board scan.  hav_stone is the one
+ * implementation of a move's unions and win tests; play and the playout both call it, so
+ * the playout leaves exactly the state that playing its moves one by one leaves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +60,14 @@
 #define HAV_NONE 2 /* no winner (game on, or a draw) */
 #define HAV_CORNERS 0x3fu
 #define HAV_SIDE_SHIFT 6
+#define HAV_DIRS 0x3fu            /* a set of the six directions */
+#define HAV_OFF HAV_MAX_CELLS     /* nbs[] entry off the board */
+/* Inlined into each caller, so the playout's copy is specialised for its colour[]. */
+#if defined(__GNUC__)
+#define HAV_INLINE static inline __attribute__((always_inline))
+#else
+#define HAV_INLINE static inline
+#endif
 
 enum { HAV_RING = 1, HAV_BRIDGE = 2, HAV_FORK = 4 };
 
@@ -67,6 +87,7 @@ typedef struct {
     uint8_t x[HAV_MAX_CELLS], y[HAV_MAX_CELLS];
     int16_t id_at[HAV_MAX_DIAM][HAV_MAX_DIAM]; /* [y][x], -1 off the board */
     int16_t nb[HAV_MAX_CELLS][6];              /* circular order, -1 off the board */
+    uint16_t nbs[HAV_MAX_CELLS][6];            /* the same, HAV_OFF off the board */
     uint16_t mark_of[HAV_MAX_CELLS];           /* the cell's own corner or side bit */
     uint8_t rim[HAV_MAX_CELLS];                /* 1: some neighbour is off the board */
     uint64_t board[HAV_WORDS];
@@ -144,60 +165,6 @@ static uint32_t hav_legal(const miai_game *g, const void *state, uint32_t role,
     return n;
 }
 
-/* Do c's own neighbours (role r, before c joins them) form two or more separate arcs
- * around c of which two already belong to one group?  Then c closes a loop. */
-static bool hav_closes_loop(const hav_data *d, hav_state *s, uint32_t r, uint32_t c) {
-    uint16_t *parent = hav_parent(s);
-    bool own[6];
-    int start = -1;
-    for (int k = 0; k < 6; k++) {
-        own[k] = hav_own(s, r, d->nb[c][k]);
-        if (!own[k]) start = k;
-    }
-    if (start < 0) return false; /* six own neighbours: one arc (case (b) covers it) */
-    uint32_t arc_root[3];
-    uint32_t n_arcs = 0;
-    for (int i = 1; i <= 6; i++) {
-        int k = (start + i) % 6;
-        if (own[k] && !own[(k + 5) % 6]) /* first cell of an arc */
-            arc_root[n_arcs++] = hav_find(parent, (uint32_t)d->nb[c][k], d->cells);
-    }
-    for (uint32_t i = 0; i < n_arcs; i++)
-        for (uint32_t j = i + 1; j < n_arcs; j++)
-            if (arc_root[i] == arc_root[j]) return true;
-    return false;
-}
-
-/* Case (a): after c was placed, is some non-own neighbour of c cut off from the rim?
- * Flood fill through non-own cells; cells reached by a fill that escaped are shared. */
-static bool hav_encloses(const hav_data *d, const hav_state *s, uint32_t r, uint32_t c) {
-    uint64_t seen[HAV_WORDS] = {0};
-    uint16_t stack[HAV_MAX_CELLS];
-    for (int k = 0; k < 6; k++) {
-        int32_t start = d->nb[c][k];
-        if (start < 0 || hav_own(s, r, start) || hav_has(seen, (uint32_t)start)) continue;
-        uint32_t top = 0;
-        bool escaped = false;
-        stack[top++] = (uint16_t)start;
-        hav_set(seen, (uint32_t)start);
-        while (top && !escaped) {
-            uint32_t x = stack[--top];
-            if (d->rim[x]) {
-                escaped = true;
-                break;
-            }
-            for (int j = 0; j < 6; j++) {
-                int32_t q = d->nb[x][j];
-                if (q < 0 || hav_own(s, r, q) || hav_has(seen, (uint32_t)q)) continue;
-                hav_set(seen, (uint32_t)q);
-                stack[top++] = (uint16_t)q;
-            }
-        }
-        if (!escaped) return true;
-    }
-    return false;
-}
-
 /* Case (b): an own cell off the rim whose six neighbours are all own. */
 static bool hav_surrounded(const hav_data *d, const hav_state *s, uint32_t r, uint32_t v) {
     if (d->rim[v] || !hav_has(s->occ[r], v)) return false;
@@ -206,23 +173,68 @@ static bool hav_surrounded(const hav_data *d, const hav_state *s, uint32_t r, ui
     return true;
 }
 
-static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
-    uint32_t r = (uint32_t)s->head.to_move;
-    uint16_t *parent = hav_parent(s);
-    uint16_t *marks = hav_marks(d, s);
-    bool loop = hav_closes_loop(d, s, r, c);
-    hav_set(s->occ[r], c);
-    miai_zxor(&s->head, hav_zstone(d, r, c));
-    miai_zxor(&s->head, hav_zside(d));
-    s->head.ply++;
-    uint32_t root = c, n_own = 0;
+/* Case (b) and the colour helpers below read a cell's owner from one of two places:
+ * a byte per cell (the playout's colour[], 0 empty, 1 + role) when colour is not NULL,
+ * else the state's bitboard occ of the mover.  HAV_OFF is never own: colour[HAV_OFF]
+ * stays 0, and the bitboard is not read there (a state corrupted by its owner could
+ * have that bit set, and a find from HAV_OFF would leave the forest). */
+static inline bool hav_is(const uint8_t *colour, uint8_t me, const uint64_t *occ, uint32_t q) {
+    return colour ? colour[q] == me : q != HAV_OFF && hav_has(occ, q);
+}
+
+/* Bit k: bit k-1 (mod 6) of a set of directions.  hav_rot_next: bit k+1. */
+static inline uint32_t hav_rot_prev(uint32_t set) { return ((set << 1) | (set >> 5)) & HAV_DIRS; }
+static inline uint32_t hav_rot_next(uint32_t set) { return ((set >> 1) | (set << 5)) & HAV_DIRS; }
+
+/* The directions k in which c has an own neighbour. */
+static inline uint32_t hav_own_dirs(const hav_data *d, const uint8_t *colour, uint8_t me,
+                                    const uint64_t *occ, uint32_t c) {
+    const uint16_t *nb = d->nbs[c];
+    uint32_t own = (uint32_t)hav_is(colour, me, occ, nb[0]);
+    own |= (uint32_t)hav_is(colour, me, occ, nb[1]) << 1;
+    own |= (uint32_t)hav_is(colour, me, occ, nb[2]) << 2;
+    own |= (uint32_t)hav_is(colour, me, occ, nb[3]) << 3;
+    own |= (uint32_t)hav_is(colour, me, occ, nb[4]) << 4;
+    return own | (uint32_t)hav_is(colour, me, occ, nb[5]) << 5;
+}
+
+/* Case (b): does c (own directions `own`, before c was placed) or a neighbour of c now
+ * have six own neighbours?  The neighbour n in direction k touches c, c's neighbours
+ * k-1 and k+1, and n's own neighbours in directions k-1, k, k+1. */
+static inline bool hav_blob(const hav_data *d, const uint8_t *colour, uint8_t me,
+                            const uint64_t *occ, uint32_t c, uint32_t own) {
+    if (own == HAV_DIRS) return true; /* c has six own (so on-board) neighbours */
+    uint32_t tri = own & hav_rot_prev(own) & hav_rot_next(own);
+    while (tri) {
+        uint32_t k = (uint32_t)__builtin_ctz(tri);
+        tri &= tri - 1;
+        const uint16_t *nn = d->nbs[d->nbs[c][k]];
+        if (hav_is(colour, me, occ, nn[(k + 5) % 6]) && hav_is(colour, me, occ, nn[k]) &&
+            hav_is(colour, me, occ, nn[(k + 1) % 6]))
+            return true;
+    }
+    return false;
+}
+
+/* Join the new stone c to its own neighbours (directions `own`, taken before c was
+ * placed): one find per arc of own neighbours, since the cells of an arc touch each
+ * other.  c hangs under the first arc's root and every other arc's root under that one.
+ * Returns the kinds the move makes among bridge, fork and case (a) rings. */
+static inline uint8_t hav_join(const hav_data *d, uint16_t *parent, uint16_t *marks,
+                               uint32_t c, uint32_t own) {
+    uint32_t starts = own & ~hav_rot_prev(own); /* first cell of each arc */
+    if (own == HAV_DIRS) starts = 1;            /* one arc all round */
+    uint32_t root = c;
     uint16_t m = d->mark_of[c];
-    for (int k = 0; k < 6; k++) {
-        int32_t q = d->nb[c][k];
-        if (q < 0 || !hav_has(s->occ[r], (uint32_t)q)) continue;
-        n_own++;
-        uint32_t qr = hav_find(parent, (uint32_t)q, d->cells);
-        if (qr == root) continue;
+    uint8_t kind = 0;
+    while (starts) {
+        uint32_t k = (uint32_t)__builtin_ctz(starts);
+        starts &= starts - 1;
+        uint32_t qr = hav_find(parent, d->nbs[c][k], d->cells);
+        if (qr == root) { /* this arc's group is an earlier arc's: case (a) */
+            kind = HAV_RING;
+            continue;
+        }
         m |= marks[qr];
         if (root == c) {
             parent[c] = (uint16_t)qr;
@@ -232,56 +244,124 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
         }
     }
     marks[root] = m;
-    uint8_t kind = 0;
     if (hav_bits_at_least(m & HAV_CORNERS, 2)) kind |= HAV_BRIDGE;
     if (hav_bits_at_least((uint32_t)m >> HAV_SIDE_SHIFT, 3)) kind |= HAV_FORK;
-    if (loop && hav_encloses(d, s, r, c)) kind |= HAV_RING;
-    /* Case (b) needs three own neighbours of c: c itself has six, and a surrounded
-     * neighbour n needs n and the two cells next to both c and n. */
-    if (!(kind & HAV_RING) && n_own >= 3) {
-        bool blob = hav_surrounded(d, s, r, c);
-        for (int k = 0; k < 6 && !blob; k++)
-            if (hav_own(s, r, d->nb[c][k])) blob = hav_surrounded(d, s, r, (uint32_t)d->nb[c][k]);
-        if (blob) kind |= HAV_RING;
+    return kind;
+}
+
+/* Stone of role r on empty cell c, whose own neighbours lie in directions `own`
+ * (hav_own_dirs before the stone): its bit, c's joins in the forest, and the kinds of
+ * win it makes.  colour[] (see hav_is) is the playout's copy of the board and is kept
+ * current; play passes NULL and the state's bitboards are read instead.  Keys, ply and
+ * side to move are the caller's (hav_finish), so the playout keeps them in registers. */
+HAV_INLINE uint8_t hav_stone(const hav_data *d, hav_state *s, uint8_t *colour, uint32_t r,
+                             uint32_t c, uint32_t own) {
+    uint8_t me = (uint8_t)(r + 1);
+    if (colour) colour[c] = me;
+    hav_set(s->occ[r], c);
+    if (!own) { /* a lone stone: its own group, no win */
+        hav_marks(d, s)[c] = d->mark_of[c];
+        return 0;
     }
+    uint8_t kind = hav_join(d, hav_parent(s), hav_marks(d, s), c, own);
+    if (!(kind & HAV_RING) && hav_blob(d, colour, me, s->occ[r], c, own)) kind |= HAV_RING;
+    return kind;
+}
+
+/* After role r's move (ply already counted) made win kinds `kind`: winner, side to
+ * move.  Returns true if the game is over. */
+static inline bool hav_finish(const hav_data *d, hav_state *s, uint32_t r, uint8_t kind) {
     s->win_kind = kind;
     if (kind) {
         s->winner = (uint8_t)r;
         s->head.to_move = MIAI_NOBODY;
-    } else if (s->head.ply == d->cells) {
-        s->head.to_move = MIAI_NOBODY;
-    } else {
-        s->head.to_move = (int32_t)(1 - r);
+        return true;
     }
+    if (s->head.ply == d->cells) {
+        s->head.to_move = MIAI_NOBODY;
+        return true;
+    }
+    s->head.to_move = (int32_t)(1 - r);
+    return false;
 }
 
 static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
     const hav_data *d = g->data;
     hav_state *s = state;
     if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
-    miai_move m = moves[s->head.to_move];
-    if (m < d->cells) hav_play_cell(d, s, m);
+    uint32_t r = (uint32_t)s->head.to_move;
+    miai_move m = moves[r];
+    if (m >= d->cells) return;
+    uint8_t kind = hav_stone(d, s, NULL, r, m, hav_own_dirs(d, NULL, 0, s->occ[r], m));
+    miai_zxor(&s->head, hav_zstone(d, r, m));
+    miai_zxor(&s->head, hav_zside(d));
+    s->head.ply++;
+    hav_finish(d, s, r, kind);
 }
 
-/* Uniformly random moves, like the generic playout, drawing from an array of the empty
- * cells with swap-remove instead of rebuilding the move list every ply. */
+/* Uniformly random moves, like the generic playout: each ply draws one of the empty
+ * cells uniformly from an array of them (swap-remove instead of rebuilding the move
+ * list).  Neighbours are read from a byte-per-cell copy of the board, the stones go
+ * through hav_stone like play's, and keys, ply and side to move are written back at the
+ * end, so the final state is the one the trace's moves give when played one by one,
+ * trace or no trace. */
 static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
     const hav_data *d = g->data;
     hav_state *s = state;
     miai_move empty[HAV_MAX_CELLS];
-    uint32_t n_empty = 0, plies = 0, tl = 0;
+    uint8_t colour[HAV_MAX_CELLS + 1];
+    uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
     if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
-    n_empty = hav_legal(g, s, (uint32_t)s->head.to_move, empty);
-    while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies && n_empty) {
-        uint32_t i = miai_rng_below(rng, n_empty);
-        miai_move m = empty[i];
-        empty[i] = empty[--n_empty];
+    uint32_t r = (uint32_t)s->head.to_move;
+    uint32_t n_empty = hav_legal(g, s, r, empty);
+    memset(colour, 0, sizeof colour);
+    for (uint32_t role = 0; role < 2; role++)
+        for (uint32_t w = 0; w < HAV_WORDS; w++)
+            for (uint64_t b = s->occ[role][w] & d->board[w]; b; b &= b - 1)
+                colour[w * 64 + (uint32_t)__builtin_ctzll(b)] = (uint8_t)(role + 1);
+    /* Locals stay in registers across the stores into the state and colour[]. */
+    miai_rng rn = *rng;
+    uint64_t k1 = s->head.key, k2 = s->head.key2;
+    const miai_zkey side = hav_zside(d);
+    uint32_t ply = s->head.ply, max_plies = g->facts.max_plies, cells = d->cells;
+    uint8_t kind = 0;
+    if (ply >= max_plies || !n_empty) return 0;
+    uint32_t i = miai_rng_below(&rn, n_empty);
+    miai_move m = empty[i];
+    empty[i] = empty[--n_empty];
+    uint32_t own = hav_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
+    for (;;) {
         if (trace && tl < trace_cap) trace[tl++] = m;
-        hav_play_cell(d, s, m);
         plies++;
+        /* The next move's cell and its own neighbours first: they do not depend on this
+         * move's joins (another role's groups), so the processor can fetch them while
+         * this move's branches resolve.  One draw too many at the end of a game only
+         * advances the stream. */
+        miai_move next = 0;
+        uint32_t next_own = 0;
+        bool more = n_empty > 0;
+        if (more) {
+            i = miai_rng_below(&rn, n_empty);
+            next = empty[i];
+            empty[i] = empty[--n_empty];
+            next_own = hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next);
+        }
+        kind = hav_stone(d, s, colour, r, m, own);
+        miai_zxor2(&k1, &k2, hav_zstone(d, r, m));
+        miai_zxor2(&k1, &k2, side);
+        ply++;
+        if (kind || ply == cells || ply >= max_plies || !more) break;
+        m = next;
+        own = next_own;
+        r ^= 1;
     }
+    *rng = rn;
+    s->head.key = k1;
+    s->head.key2 = k2;
+    s->head.ply = ply;
+    hav_finish(d, s, r, kind);
     if (trace_len) *trace_len = tl;
     return plies;
 }
@@ -548,6 +628,7 @@ static int hav_create(const double *params, miai_game *g) {
             int x = d->x[i] + dx[k], y = d->y[i] + dy[k];
             bool in = x >= 0 && y >= 0 && x < diam && y < diam;
             d->nb[i][k] = in ? d->id_at[y][x] : -1;
+            d->nbs[i][k] = d->nb[i][k] < 0 ? HAV_OFF : (uint16_t)d->nb[i][k];
             if (d->nb[i][k] < 0) d->rim[i] = 1;
         }
     d->marks_off = (uint32_t)(sizeof(hav_state) + (size_t)n * sizeof(uint16_t));

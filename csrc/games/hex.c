@@ -18,8 +18,10 @@
  *
  * State: occupancy bitboards (bit = move id, 6 words) and a union-find forest over the
  * cells, kept inside the state and sized to the board: parent ids, and at each root the
- * edges its group touches.  A move costs at most six finds and unions; nothing scans the
- * board.  Copying a state is memcpy.
+ * edges its group touches.  A move costs one find per arc of own neighbours (at most
+ * three) and as many unions; nothing scans the board.  Copying a state is memcpy.
+ * The playout op (hex_playout) has a fast path without a trace: it fills the board and
+ * names the winner by one flood fill, and leaves only the result in the state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,14 @@
 #define HEX_WORDS ((HEX_MAX_CELLS + 63) / 64)
 #define HEX_NONE 2 /* no winner yet */
 #define HEX_BOTH_EDGES 3
+#define HEX_DIRS 0x3fu        /* a set of the six directions */
+#define HEX_OFF HEX_MAX_CELLS /* nbs[] entry off the board */
+/* Inlined into each caller, so the playout's copy is specialised. */
+#if defined(__GNUC__)
+#define HEX_INLINE static inline __attribute__((always_inline))
+#else
+#define HEX_INLINE static inline
+#endif
 
 typedef struct {
     miai_head head;
@@ -48,6 +58,7 @@ typedef struct {
     uint32_t n, cells;
     uint32_t edges_off; /* byte offset of edges[] in the state */
     int16_t nb[HEX_MAX_CELLS][6];          /* neighbour ids, -1 off the board */
+    uint16_t nbs[HEX_MAX_CELLS][6];        /* the same, HEX_OFF off the board */
     uint8_t edge_of[2][HEX_MAX_CELLS];     /* edge bits of a lone stone of each role */
     uint64_t board[HEX_WORDS];             /* the cells of this size */
     /* Zobrist keys: [role * HEX_MAX_CELLS + cell]; the last one is xored in when role 1
@@ -110,33 +121,62 @@ static uint32_t hex_legal(const miai_game *g, const void *state, uint32_t role,
     return n;
 }
 
-static void hex_play_cell(const hex_data *d, hex_state *s, uint32_t m) {
-    uint32_t r = (uint32_t)s->head.to_move;
+/* A cell's owner comes from one of two places: a byte per cell (the playout's colour[],
+ * 0 empty, 1 + role) when colour is not NULL, else the state's bitboard occ of the
+ * mover.  HEX_OFF is never own: colour[HEX_OFF] stays 0, and the bitboard is not read
+ * there (a state corrupted by its owner could have that bit set, and a find from
+ * HEX_OFF would leave the forest). */
+static inline bool hex_is(const uint8_t *colour, uint8_t me, const uint64_t *occ, uint32_t q) {
+    return colour ? colour[q] == me : q != HEX_OFF && hex_has(occ, q);
+}
+
+/* The directions k (bit k) in which c has an own neighbour. */
+static inline uint32_t hex_own_dirs(const hex_data *d, const uint8_t *colour, uint8_t me,
+                                    const uint64_t *occ, uint32_t c) {
+    const uint16_t *nb = d->nbs[c];
+    uint32_t own = (uint32_t)hex_is(colour, me, occ, nb[0]);
+    own |= (uint32_t)hex_is(colour, me, occ, nb[1]) << 1;
+    own |= (uint32_t)hex_is(colour, me, occ, nb[2]) << 2;
+    own |= (uint32_t)hex_is(colour, me, occ, nb[3]) << 3;
+    own |= (uint32_t)hex_is(colour, me, occ, nb[4]) << 4;
+    return own | (uint32_t)hex_is(colour, me, occ, nb[5]) << 5;
+}
+
+/* Stone of role r on empty cell c whose own neighbours lie in directions `own`: its
+ * bit, and its joins in the forest.  The neighbours are in circular order, so the cells
+ * of an arc of own neighbours touch each other and one find per arc suffices: c hangs
+ * under the first arc's root, every other arc's root under that one.  The one
+ * implementation of a move for play and the playout, so both leave the same state.
+ * Returns true if the stone's group now joins the role's two edges. */
+HEX_INLINE bool hex_stone(const hex_data *d, hex_state *s, uint32_t r, uint32_t c,
+                          uint32_t own) {
     uint16_t *parent = hex_parent(s);
     uint8_t *edges = hex_edges(d, s);
-    s->occ[r][m >> 6] |= 1ULL << (m & 63);
-    miai_zxor(&s->head, hex_zstone(d, r, m));
-    miai_zxor(&s->head, hex_zside(d));
-    s->head.ply++;
-    /* Join the new stone to its own-coloured neighbours: it hangs under the first
-     * neighbouring group's root, and any other group's root hangs under that. */
-    uint32_t root = m;
-    uint8_t e = d->edge_of[r][m];
-    for (int k = 0; k < 6; k++) {
-        int32_t q = d->nb[m][k];
-        if (q < 0 || !hex_has(s->occ[r], (uint32_t)q)) continue;
-        uint32_t qr = hex_find(parent, (uint32_t)q, d->cells);
+    s->occ[r][c >> 6] |= 1ULL << (c & 63);
+    uint32_t starts = own & ~(((own << 1) | (own >> 5)) & HEX_DIRS); /* first of each arc */
+    if (own == HEX_DIRS) starts = 1;                                    /* one arc all round */
+    uint32_t root = c;
+    uint8_t e = d->edge_of[r][c];
+    while (starts) {
+        uint32_t k = (uint32_t)__builtin_ctz(starts);
+        starts &= starts - 1;
+        uint32_t qr = hex_find(parent, d->nbs[c][k], d->cells);
         if (qr == root) continue;
         e |= edges[qr];
-        if (root == m) {
-            parent[m] = (uint16_t)qr;
+        if (root == c) {
+            parent[c] = (uint16_t)qr;
             root = qr;
         } else {
             parent[qr] = (uint16_t)root;
         }
     }
     edges[root] = e;
-    if (e == HEX_BOTH_EDGES) {
+    return e == HEX_BOTH_EDGES;
+}
+
+/* After role r's move (keys and ply already counted): winner and side to move. */
+static inline void hex_finish(hex_state *s, uint32_t r, bool won) {
+    if (won) {
         s->winner = (uint8_t)r;
         s->head.to_move = MIAI_NOBODY;
     } else {
@@ -148,29 +188,131 @@ static void hex_play(const miai_game *g, void *state, const miai_move *moves) {
     const hex_data *d = g->data;
     hex_state *s = state;
     if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
-    miai_move m = moves[s->head.to_move];
-    if (m < d->cells) hex_play_cell(d, s, m);
+    uint32_t r = (uint32_t)s->head.to_move;
+    miai_move m = moves[r];
+    if (m >= d->cells) return;
+    bool won = hex_stone(d, s, r, m, hex_own_dirs(d, NULL, 0, s->occ[r], m));
+    miai_zxor(&s->head, hex_zstone(d, r, m));
+    miai_zxor(&s->head, hex_zside(d));
+    s->head.ply++;
+    hex_finish(s, r, won);
 }
 
-/* Uniformly random moves, like the generic playout, without rebuilding the move list
- * every ply: the empty cells are kept in an array and drawn with swap-remove. */
+/* Does role 0 (x) join the top row to the bottom row on colour[] (1 = x)?  A flood fill
+ * from the top row through x's cells; visited cells are marked 3 in colour[]. */
+static bool hex_x_connects(const hex_data *d, uint8_t *colour) {
+    uint16_t stack[HEX_MAX_CELLS];
+    uint32_t top = 0, n = d->n, last_row = d->cells - n;
+    for (uint32_t c = 0; c < n; c++)
+        if (colour[c] == 1) { /* the top row is not the bottom row: n >= 2 */
+            colour[c] = 3;
+            stack[top++] = (uint16_t)c;
+        }
+    while (top) {
+        const uint16_t *nb = d->nbs[stack[--top]];
+        for (uint32_t k = 0; k < 6; k++) {
+            uint32_t q = nb[k];
+            if (colour[q] != 1) continue;
+            if (q >= last_row) return true;
+            colour[q] = 3;
+            stack[top++] = (uint16_t)q;
+        }
+    }
+    return false;
+}
+
+/* Uniformly random moves, like the generic playout: each ply draws one of the empty
+ * cells uniformly from an array of them (swap-remove instead of rebuilding the move
+ * list), so a playout is a uniformly random order of the empty cells, the mover
+ * alternating.
+ *
+ * With a trace (trace != NULL) every move goes through hex_stone like play's and the
+ * game stops at the first connection: the final state is the one the trace's moves give
+ * when played one by one.
+ *
+ * Without a trace (the fast path) the board is filled in the same random order with no
+ * group bookkeeping, and one flood fill at the end names the winner.  This is the winner
+ * of the move-by-move game with that order: on a full Hex board exactly one side has a
+ * winning chain (Gale, "The Game of Hex and the Brouwer Fixed-Point Theorem", 1979: no
+ * draw, and an x chain top-bottom and an o chain left-right would have to cross); the
+ * side W that connects first in the move-by-move game keeps that chain as the order goes
+ * on filling the board, so W is the full board's unique winner.  The draws are the same
+ * as with a trace, so the same seed gives the same winner on both paths (the tests check
+ * this seed by seed).  The fast path leaves only the result in the state: side to move
+ * MIAI_NOBODY, the winner, and the ply of the full board; stones, groups and keys are
+ * not updated, so such a state is for rewards only (every caller that passes no trace,
+ * miai_playouts and the search's evaluation, reads nothing else).  It returns the
+ * number of cells filled. */
 static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
     const hex_data *d = g->data;
     hex_state *s = state;
     miai_move empty[HEX_MAX_CELLS];
-    uint32_t n_empty = 0, plies = 0, tl = 0;
+    uint8_t colour[HEX_MAX_CELLS + 1];
+    uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
     if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
-    n_empty = hex_legal(g, s, (uint32_t)s->head.to_move, empty);
-    while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies && n_empty) {
-        uint32_t i = miai_rng_below(rng, n_empty);
-        miai_move m = empty[i];
-        empty[i] = empty[--n_empty];
-        if (trace && tl < trace_cap) trace[tl++] = m;
-        hex_play_cell(d, s, m);
-        plies++;
+    uint32_t r = (uint32_t)s->head.to_move;
+    uint32_t n_empty = hex_legal(g, s, r, empty);
+    uint32_t ply = s->head.ply, max_plies = g->facts.max_plies;
+    if (ply >= max_plies || !n_empty) return 0;
+    memset(colour, 0, sizeof colour);
+    for (uint32_t role = 0; role < 2; role++)
+        for (uint32_t w = 0; w < HEX_WORDS; w++)
+            for (uint64_t b = s->occ[role][w] & d->board[w]; b; b &= b - 1)
+                colour[w * 64 + (uint32_t)__builtin_ctzll(b)] = (uint8_t)(role + 1);
+    miai_rng rn = *rng; /* locals stay in registers across the stores into the state */
+    if (!trace) {
+        if (n_empty > max_plies - ply) n_empty = max_plies - ply; /* only if corrupted */
+        for (uint32_t left = n_empty; left; left--, r ^= 1) {
+            uint32_t i = miai_rng_below(&rn, left);
+            colour[empty[i]] = (uint8_t)(r + 1);
+            empty[i] = empty[left - 1];
+        }
+        *rng = rn;
+        s->winner = hex_x_connects(d, colour) ? 0 : 1;
+        s->head.to_move = MIAI_NOBODY;
+        s->head.ply = ply + n_empty;
+        return n_empty;
     }
+    uint64_t k1 = s->head.key, k2 = s->head.key2;
+    const miai_zkey side = hex_zside(d);
+    bool won = false;
+    uint32_t i = miai_rng_below(&rn, n_empty);
+    miai_move m = empty[i];
+    empty[i] = empty[--n_empty];
+    uint32_t own = hex_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
+    for (;;) {
+        if (tl < trace_cap) trace[tl++] = m;
+        plies++;
+        /* The next move's cell and its own neighbours first: they do not depend on this
+         * move's joins (the other role's groups), so the processor can fetch them while
+         * this move's branches resolve.  One draw too many at the end only advances the
+         * stream. */
+        miai_move next = 0;
+        uint32_t next_own = 0;
+        bool more = n_empty > 0;
+        if (more) {
+            i = miai_rng_below(&rn, n_empty);
+            next = empty[i];
+            empty[i] = empty[--n_empty];
+            next_own = hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next);
+        }
+        colour[m] = (uint8_t)(r + 1);
+        won = hex_stone(d, s, r, m, own);
+        miai_zxor2(&k1, &k2, hex_zstone(d, r, m));
+        miai_zxor2(&k1, &k2, side);
+        ply++;
+        if (won || ply >= max_plies || !more) break;
+        m = next;
+        own = next_own;
+        r ^= 1;
+    }
+    *rng = rn;
+    s->head.key = k1;
+    s->head.key2 = k2;
+    s->head.ply = ply;
+    hex_finish(s, r, won);
     if (trace_len) *trace_len = tl;
     return plies;
 }
@@ -367,6 +509,7 @@ static int hex_create(const double *params, miai_game *g) {
                 int rr = (int)r + dr[k], cc = (int)c + dc[k];
                 bool on = rr >= 0 && cc >= 0 && rr < (int)n && cc < (int)n;
                 d->nb[i][k] = on ? (int16_t)(rr * (int)n + cc) : -1;
+                d->nbs[i][k] = on ? (uint16_t)(rr * (int)n + cc) : HEX_OFF;
             }
             d->edge_of[0][i] = (uint8_t)((r == 0 ? 1 : 0) | (r == n - 1 ? 2 : 0));
             d->edge_of[1][i] = (uint8_t)((c == 0 ? 1 : 0) | (c == n - 1 ? 2 : 0));
