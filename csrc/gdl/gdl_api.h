@@ -1,0 +1,75 @@
+/* gdl_api.h -- a GDL game from a flat propositional network (built in Python).
+ *
+ * Contract:
+ *   - miai_gdl_create validates every array and index of the description before it
+ *     builds anything: bad kinds, out-of-range inputs or arguments, unordered nodes,
+ *     malformed ranges, missing texts give MIAI_EINVAL (too big: MIAI_ELIMIT), never a
+ *     crash.  The description is copied: the caller may free it on return.
+ *   - Nodes come in evaluation order: every input of node i is < i, except inside a
+ *     range [lo, hi) (a cycle of positive recursion), where inputs are < hi; C then
+ *     evaluates the range to its least fixpoint.  A NOT inside a range reads a node
+ *     below lo.  Nodes 0 and 1 are the constants false and true.
+ *   - The result is an ordinary miai_game (game.h): a state is a miai_head, the bits of
+ *     the base propositions and the bits of the legal moves of every role.  Moves of a
+ *     role are indices into its list (move_text).  to_move is the one role with more
+ *     than one legal move, else role 0 when every role has exactly one (the others'
+ *     single moves are filled in by play), else MIAI_SIMULTANEOUS; terminal, or a role
+ *     without legal moves, gives MIAI_NOBODY.  Rewards are goal / 100 (the largest
+ *     goal that holds; 0 when none).  Zobrist keys come from one table entry per base
+ *     proposition, seeded with desc->seed (a hash of the rules).
+ */
+#ifndef MIAI_GDL_API_H
+#define MIAI_GDL_API_H
+
+#include <stdint.h>
+
+#include "../core/game_api.h"
+
+#define MIAI_PN_FALSE 0
+#define MIAI_PN_TRUE 1
+#define MIAI_PN_BASE 2   /* arg = base proposition index */
+#define MIAI_PN_INPUT 3  /* arg = global move index (role 0's moves first) */
+#define MIAI_PN_AND 4
+#define MIAI_PN_OR 5
+#define MIAI_PN_NOT 6
+#define MIAI_PN_MAX_NODES 1048576  /* node values live on the stack during evaluation */
+
+typedef struct {
+    uint32_t n_nodes;
+    const uint8_t *kind;          /* [n_nodes] MIAI_PN_* */
+    const uint32_t *arg;          /* [n_nodes] */
+    const uint32_t *first_in;     /* [n_nodes + 1] offsets into in */
+    const uint32_t *in;           /* [first_in[n_nodes]] input node indices */
+    uint32_t n_ranges;
+    const uint32_t *range_lo;     /* [n_ranges] cyclic blocks [lo, hi), increasing */
+    const uint32_t *range_hi;
+    uint32_t n_base;
+    const uint32_t *next_node;    /* [n_base] node giving the next value of each base */
+    const uint8_t *init;          /* [n_base] initial value, 0 or 1 */
+    const char *const *base_text; /* [n_base] KIF text, for render */
+    uint32_t n_roles;             /* 1..MIAI_MAX_ROLES */
+    const uint32_t *n_moves;      /* [n_roles] */
+    const uint32_t *legal_node;   /* [total moves] */
+    const char *const *move_text; /* [total moves] normalised KIF text */
+    uint32_t terminal_node;
+    uint32_t n_goals;
+    const uint32_t *goal_role;    /* [n_goals] */
+    const uint32_t *goal_value;   /* [n_goals] 0..100 */
+    const uint32_t *goal_node;    /* [n_goals] */
+    uint32_t max_plies;
+    uint64_t seed;
+    const char *name;
+} miai_gdl_desc;
+
+/* Build a game from a propnet description (validated; copied). */
+int miai_gdl_create(const miai_gdl_desc *desc, miai_game **out);
+
+/* Legal moves of `role` as the rules give them, whoever is to move (the ops->legal of
+ * the game gives none to a role that is not to move): a GGP player needs its noop. */
+int miai_gdl_state_legal_all(const miai_game *g, const void *state, uint32_t role,
+                             miai_move *out, uint32_t cap, uint32_t *n);
+
+/* The values of the base propositions of a state of a GDL game, one byte each. */
+int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, uint32_t cap);
+
+#endif

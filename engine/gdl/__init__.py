@@ -1,0 +1,1 @@
+"""GDL: parse, check, prove, ground, and play General Game Playing games."""

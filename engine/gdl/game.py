@@ -1,0 +1,144 @@
+"""GDL games on the C propnet: ``load(text)`` gives an ``engine.games.Game``.
+
+The rules are parsed, checked, grounded and compiled into a propositional network
+that C evaluates (csrc/gdl/propnet.c), so states, playouts and the search run with no
+Python in the loop.  ``load_for_play`` falls back to the reference prover (and says
+why) when grounding is over its bound.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import check, ffi, lib
+from engine.errors import InvalidArgumentError, LimitError
+from engine.games import Game, State
+from engine.gdl.checks import load_program
+from engine.gdl.ground import Bounds, ground
+from engine.gdl.prover_game import ProverGame
+from engine.gdl.propnet import FlatPropnet, build
+from engine.gdl.terms import to_text
+
+log = logging.getLogger(__name__)
+DEFAULT_MAX_PLIES = 10_000
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    ground_seconds: float   # parse + check + ground + build + optimise
+    stats: dict[str, int]
+
+
+class GdlGame(Game):
+    """A Game whose rules are a GDL description, evaluated by a C propnet."""
+
+    def __init__(self, ptr: Any, name: str, net: FlatPropnet, info: BuildInfo) -> None:
+        super().__init__(ptr, name, {})
+        self.roles = [to_text(r) for r in net.roles]
+        self.moves = [[to_text(m) for m in ms] for ms in net.moves]
+        self.bases = [to_text(b) for b in net.bases]
+        self.info = info
+
+    @property
+    def spec(self) -> str:
+        return self.name
+
+    def true_facts(self, state: State) -> list[str]:
+        """The base propositions true in ``state``, as sorted KIF texts."""
+        out = ffi.new("uint8_t[]", max(1, len(self.bases)))
+        check(lib.miai_gdl_state_bases(self.ptr, state.ptr, out, len(out)), "state bases")
+        return sorted(b for i, b in enumerate(self.bases) if out[i])
+
+    def rule_moves(self, state: State, role: int) -> list[int]:
+        """Legal moves of ``role`` as the rules give them, whoever is to move (a role
+        that is not to move usually has one: its noop)."""
+        self._check_role(role)
+        cap = max(1, len(self.moves[role]))
+        out, n = ffi.new("miai_move[]", cap), ffi.new("uint32_t *")
+        check(lib.miai_gdl_state_legal_all(self.ptr, state.ptr, role, out, cap, n),
+              "legal moves")
+        return [int(out[i]) for i in range(n[0])]
+
+    def __repr__(self) -> str:
+        return f"GdlGame({self.name!r}, roles={self.roles}, nodes={self.info.stats['nodes']})"
+
+
+def compile_propnet(net: FlatPropnet, name: str, max_plies: int) -> Any:
+    """The C game of a flat propnet (the C side validates every array again)."""
+    keep: list[Any] = []
+
+    def arr(ctype: str, values: list[int]) -> Any:
+        a = ffi.new(f"{ctype}[]", values if values else [0])
+        keep.append(a)
+        return a
+
+    def texts(values: list[str]) -> Any:
+        bufs = [ffi.new("char[]", v.encode()) for v in values]
+        keep.extend(bufs)
+        return arr("char *", bufs) if bufs else arr("char *", [ffi.NULL])
+
+    if not 1 <= len(net.roles) <= int(lib.MIAI_MAX_ROLES):
+        raise LimitError(f"{len(net.roles)} roles (miai plays 1..{int(lib.MIAI_MAX_ROLES)})")
+    d = ffi.new("miai_gdl_desc *")
+    d.n_nodes = len(net.kind)
+    d.kind = arr("uint8_t", net.kind)
+    d.arg = arr("uint32_t", net.arg)
+    d.first_in = arr("uint32_t", net.first_in)
+    setattr(d, "in", arr("uint32_t", net.inputs))
+    d.n_ranges = len(net.ranges)
+    d.range_lo = arr("uint32_t", [lo for lo, _ in net.ranges])
+    d.range_hi = arr("uint32_t", [hi for _, hi in net.ranges])
+    d.n_base = len(net.bases)
+    d.next_node = arr("uint32_t", net.next_node)
+    d.init = arr("uint8_t", net.init)
+    d.base_text = texts([to_text(b) for b in net.bases])
+    d.n_roles = len(net.roles)
+    d.n_moves = arr("uint32_t", [len(ms) for ms in net.moves])
+    d.legal_node = arr("uint32_t", net.legal_node)
+    d.move_text = texts([to_text(m) for ms in net.moves for m in ms])
+    d.terminal_node = net.terminal
+    d.n_goals = len(net.goals)
+    d.goal_role = arr("uint32_t", [g[0] for g in net.goals])
+    d.goal_value = arr("uint32_t", [g[1] for g in net.goals])
+    d.goal_node = arr("uint32_t", [g[2] for g in net.goals])
+    d.max_plies = max_plies
+    d.seed = net.seed
+    name_buf = ffi.new("char[]", name.encode()[: int(lib.MIAI_NAME_LEN) - 1])
+    d.name = name_buf
+    out = ffi.new("miai_game **")
+    check(lib.miai_gdl_create(d, out), f"build propnet of {name}")
+    return ffi.gc(out[0], lib.miai_game_free)
+
+
+def load(text: str, name: str = "gdl", bounds: Bounds = Bounds(),
+         max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame:
+    """GDL text to a C propnet game.  Raises GdlError on bad rules and
+    GroundingLimitError (a LimitError) when grounding is over ``bounds``."""
+    if not isinstance(max_plies, int) or max_plies < 1:
+        raise InvalidArgumentError(f"max_plies must be a positive int, not {max_plies!r}")
+    start = time.perf_counter()
+    program = load_program(text)
+    net = build(ground(program, bounds))
+    if len(net.kind) > int(lib.MIAI_PN_MAX_NODES):
+        raise LimitError(f"propnet of {len(net.kind)} nodes is over the bound "
+                         f"{int(lib.MIAI_PN_MAX_NODES)}")
+    ptr = compile_propnet(net, name, max_plies)
+    info = BuildInfo(time.perf_counter() - start, net.stats)
+    return GdlGame(ptr, name, net, info)
+
+
+def load_for_play(text: str, name: str = "gdl", bounds: Bounds = Bounds(),
+                  max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame | ProverGame:
+    """The propnet game, or, when grounding is over its bound, the reference prover
+    (logged as a warning, and in the returned game's ``fallback_reason``)."""
+    try:
+        return load(text, name, bounds, max_plies)
+    except LimitError as exc:
+        log.warning("GDL game %s: %s; falling back to the (slow) reference prover",
+                    name, exc)
+        game = ProverGame(text, name, max_plies)
+        game.fallback_reason = str(exc)
+        return game

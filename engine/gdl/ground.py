@@ -1,0 +1,311 @@
+"""The grounder: every rule instantiated over the reachable domains.
+
+Method (the usual over-approximation of GGP players): relations that do not depend on
+``true``/``does`` (static) are computed exactly; for the others the *possible* atoms
+are computed by a semi-naive bottom-up fixpoint in which ``true(x)`` holds for every
+``x`` of ``init`` or ``next``, ``does(r, m)`` for every possible ``legal(r, m)``, and a
+negated literal over a dynamic relation is assumed satisfiable.  Every dynamic rule is
+then instantiated over the possible atoms: static literals are decided (and dropped),
+dynamic literals stay in the ground instance for the propositional network.
+
+Grounding is bounded: past ``time_limit`` seconds or ``max_atoms`` possible atoms or
+``max_instances`` ground rules it raises GroundingLimitError.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.gdl.checks import Program
+from engine.gdl.errors import GroundingLimitError
+from engine.gdl.graph import strongly_connected
+from engine.gdl.terms import Rule, Term, match, name_of, substitute, variables
+
+
+@dataclass(frozen=True)
+class Bounds:
+    time_limit: float = 30.0
+    max_atoms: int = 400_000
+    max_instances: int = 1_500_000
+
+
+@dataclass
+class Instance:
+    """One ground rule: head <- positive atoms, not negative atoms (dynamic only)."""
+
+    head: Term
+    pos: tuple[Term, ...]
+    neg: tuple[Term, ...]
+
+
+@dataclass
+class Grounding:
+    program: Program
+    possible: dict[str, dict[Term, None]]   # dynamic relation -> possible ground atoms
+    static: dict[str, dict[Term, None]]     # static relation -> true ground atoms
+    instances: list[Instance]
+
+
+class _Relation:
+    """Ground atoms of one relation with lazily built indexes on argument positions."""
+
+    __slots__ = ("atoms", "indexes")
+
+    def __init__(self) -> None:
+        self.atoms: dict[Term, None] = {}
+        self.indexes: dict[tuple[int, ...], dict[tuple, list[Term]]] = {}
+
+    def add(self, atom: Term) -> bool:
+        if atom in self.atoms:
+            return False
+        self.atoms[atom] = None
+        for paths, index in self.indexes.items():
+            index.setdefault(tuple(_at(atom, p) for p in paths), []).append(atom)
+        return True
+
+    def lookup(self, paths: tuple[tuple[int, ...], ...], key: tuple) -> Iterable[Term]:
+        if not paths:
+            return self.atoms
+        index = self.indexes.get(paths)
+        if index is None:
+            index = {}
+            for atom in self.atoms:
+                index.setdefault(tuple(_at(atom, p) for p in paths), []).append(atom)
+            self.indexes[paths] = index
+        return index.get(key, ())
+
+
+_MISSING = ("?missing",)
+
+
+def _at(t: Term, path: tuple[int, ...]) -> Term:
+    """The subterm of ``t`` at ``path`` (a functor at index 0), or a marker."""
+    for i in path:
+        if isinstance(t, str) or i >= len(t):
+            return _MISSING
+        t = t[i]
+    return t
+
+
+def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...], tuple]:
+    """Paths of the subterms of ``lit`` that are ground once ``bound`` is bound (and
+    the functors on the way to them), with those subterm patterns."""
+    paths: list[tuple[int, ...]] = []
+    subs: list[Term] = []
+
+    def walk(t: Term, path: tuple[int, ...]) -> None:
+        for k in range(1, len(t)):
+            a = t[k]
+            if set(variables(a)) <= bound:
+                paths.append(path + (k,))
+                subs.append(a)
+            elif isinstance(a, tuple):
+                paths.append(path + (k, 0))
+                subs.append(a[0])
+                walk(a, path + (k,))
+
+    if isinstance(lit, tuple):
+        walk(lit, ())
+    return tuple(paths), tuple(subs)
+
+
+# A join step: ("pos", literal, key paths, key patterns, delta) | ("neg", atom) | ("distinct", a, b)
+Step = tuple
+
+
+def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str]) -> list[Step]:
+    """Order the literals of a body for a join: the delta literal first (semi-naive),
+    then filters as soon as their variables are bound, then the positive literal with
+    the most bound arguments (static ones preferred on ties)."""
+    positive = [i for i, b in enumerate(body)
+                if not (isinstance(b, tuple) and b[0] in ("not", "distinct"))]
+    filters = [b for b in body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
+    bound: set[str] = set()
+    steps: list[Step] = []
+
+    def push(i: int, delta: bool) -> None:
+        lit = body[i]
+        paths, subs = _key_paths(lit, bound)
+        steps.append(("pos", lit, paths, subs, delta))
+        bound.update(variables(lit))
+
+    def flush() -> None:
+        for f in list(filters):
+            if set(variables(f)) <= bound:
+                filters.remove(f)
+                steps.append(("neg", f[1]) if f[0] == "not" else ("distinct", f[1], f[2]))
+
+    flush()
+    if first is not None:
+        positive.remove(first)
+        push(first, True)
+        flush()
+    while positive:
+        def score(i: int) -> tuple[int, int, int]:
+            lit = body[i]
+            args = lit[1:] if isinstance(lit, tuple) else ()
+            nbound = sum(1 for a in args if set(variables(a)) <= bound)
+            return (nbound == len(args), nbound, name_of(lit) not in dynamic)
+        best = max(positive, key=score)
+        positive.remove(best)
+        push(best, False)
+        flush()
+    return steps
+
+
+class Grounder:
+    def __init__(self, program: Program, bounds: Bounds = Bounds()) -> None:
+        self.program = program
+        self.bounds = bounds
+        self.dynamic = set(program.dynamic)
+        self.rels: dict[str, _Relation] = {}
+        self.deadline = time.monotonic() + bounds.time_limit
+        self.n_atoms = 0
+        self.ticks = 0
+        # Rules by head, with the state links true <- init | next, does <- legal.
+        self.rules: dict[str, list[Rule]] = {h: list(rs) for h, rs in program.by_head.items()}
+        self.rules["true"] = [Rule(("true", "?x"), (("init", "?x"),)),
+                              Rule(("true", "?x"), (("next", "?x"),))]
+        self.rules["does"] = [Rule(("does", "?r", "?m"), (("legal", "?r", "?m"),))]
+
+    def rel(self, name: str) -> _Relation:
+        r = self.rels.get(name)
+        if r is None:
+            r = self.rels[name] = _Relation()
+        return r
+
+    def _tick(self) -> None:
+        self.ticks += 1
+        if self.ticks & 1023 == 0 and time.monotonic() > self.deadline:
+            raise GroundingLimitError(
+                f"grounding took longer than {self.bounds.time_limit:g} s")
+
+    def join(self, steps: list[Step], delta: list[Term] | None,
+             exact: bool) -> list[dict[str, Term]]:
+        """All bindings satisfying the steps.  ``exact``: negated dynamic literals are
+        checked against the possible atoms too (only used for static relations)."""
+        envs: list[dict[str, Term]] = [{}]
+        for step in steps:
+            out: list[dict[str, Term]] = []
+            kind = step[0]
+            if kind == "pos":
+                _, lit, paths, subs, is_delta = step
+                rel = self.rel(name_of(lit))
+                for env in envs:
+                    self._tick()
+                    if is_delta and delta is not None:
+                        candidates: Iterable[Term] = delta
+                    else:
+                        key = tuple(substitute(s, env) for s in subs)
+                        candidates = rel.lookup(paths, key)
+                    if isinstance(lit, str):
+                        if lit in candidates:
+                            out.append(env)
+                        continue
+                    for atom in candidates:
+                        new = dict(env)
+                        if match(lit, atom, new):
+                            out.append(new)
+            elif kind == "neg":
+                atom_pat = step[1]
+                name = name_of(atom_pat)
+                if name in self.dynamic and not exact:
+                    continue
+                atoms = self.rel(name).atoms
+                out = [env for env in envs if substitute(atom_pat, env) not in atoms]
+            else:
+                out = [env for env in envs if substitute(step[1], env) != substitute(step[2], env)]
+            envs = out
+            if not envs:
+                break
+        return envs
+
+    def _add(self, atom: Term) -> bool:
+        if self.rel(name_of(atom)).add(atom):
+            self.n_atoms += 1
+            if self.n_atoms > self.bounds.max_atoms:
+                raise GroundingLimitError(
+                    f"more than {self.bounds.max_atoms} possible atoms")
+            return True
+        return False
+
+    def fixpoint(self) -> None:
+        depends: dict[str, set[str]] = {h: set() for h in self.rules}
+        for h, rules in self.rules.items():
+            for r in rules:
+                for lit in r.body:
+                    if isinstance(lit, tuple) and lit[0] == "distinct":
+                        continue
+                    atom = lit[1] if isinstance(lit, tuple) and lit[0] == "not" else lit
+                    depends[h].add(name_of(atom))
+        names = list(self.rules)
+        for deps in depends.values():
+            names.extend(d for d in deps if d not in depends)
+        comps = strongly_connected(list(dict.fromkeys(names)),
+                                   lambda n: depends.get(n, ()))
+        for comp in comps:
+            members = set(comp)
+            rules = [r for n in comp for r in self.rules.get(n, [])]
+            exact = not (members & self.dynamic)
+            delta: dict[str, list[Term]] = {n: [] for n in comp}
+            for rule in rules:
+                for env in self.join(_plan(rule.body, None, self.dynamic), None, exact):
+                    atom = substitute(rule.head, env)
+                    if self._add(atom):
+                        delta[name_of(atom)].append(atom)
+            recursive = any(name_of(lit[1] if lit[0] == "not" else lit) in members
+                            for r in rules for lit in
+                            (b if isinstance(b, tuple) else (b,) for b in r.body)
+                            if lit[0] != "distinct")
+            if not recursive:
+                continue
+            plans = []
+            for rule in rules:
+                for i, lit in enumerate(rule.body):
+                    if isinstance(lit, tuple) and lit[0] in ("not", "distinct"):
+                        continue
+                    if name_of(lit) in members:
+                        plans.append((rule, name_of(lit), _plan(rule.body, i, self.dynamic)))
+            while any(delta.values()):
+                new: dict[str, list[Term]] = {n: [] for n in comp}
+                for rule, name, steps in plans:
+                    if not delta[name]:
+                        continue
+                    for env in self.join(steps, delta[name], exact):
+                        atom = substitute(rule.head, env)
+                        if self._add(atom):
+                            new[name_of(atom)].append(atom)
+                delta = new
+
+    def instantiate(self) -> list[Instance]:
+        out: list[Instance] = []
+        for head_name in (n for comp in self.program.components for n in comp):
+            if head_name not in self.dynamic:
+                continue
+            for rule in self.program.by_head.get(head_name, []):
+                steps = _plan(rule.body, None, self.dynamic)
+                dyn_pos = [b for b in rule.body if not (isinstance(b, tuple) and b[0] in (
+                    "not", "distinct")) and name_of(b) in self.dynamic]
+                dyn_neg = [b[1] for b in rule.body if isinstance(b, tuple) and b[0] == "not"
+                           and name_of(b[1]) in self.dynamic]
+                for env in self.join(steps, None, False):
+                    out.append(Instance(
+                        substitute(rule.head, env),
+                        tuple(substitute(b, env) for b in dyn_pos),
+                        tuple(substitute(b, env) for b in dyn_neg)))
+                    if len(out) > self.bounds.max_instances:
+                        raise GroundingLimitError(
+                            f"more than {self.bounds.max_instances} ground rules")
+        return out
+
+
+def ground(program: Program, bounds: Bounds = Bounds()) -> Grounding:
+    """Ground a checked program within ``bounds`` (GroundingLimitError past them)."""
+    g = Grounder(program, bounds)
+    g.fixpoint()
+    instances = g.instantiate()
+    possible = {n: r.atoms for n, r in g.rels.items() if n in g.dynamic}
+    static = {n: r.atoms for n, r in g.rels.items() if n not in g.dynamic}
+    return Grounding(program, possible, static, instances)

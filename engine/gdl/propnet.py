@@ -1,0 +1,280 @@
+"""The propositional network: built from a grounding, optimised, flattened for C.
+
+Nodes are constants, base propositions (``true x``, read from the state's bit-vector),
+inputs (``does r m``, read from the joint move), and AND / OR / NOT gates.  Every
+possible ground atom is an OR of its ground rules; a ground rule is an AND of its
+literals.  The optimiser then repeats, until nothing changes:
+
+- constant folding (an AND with a false input is false, true inputs are dropped, ...;
+  a gate with one input is replaced by that input; NOT NOT x is x);
+- shared sub-expressions (two gates of one kind over the same inputs are one gate);
+
+and finally removes the nodes no output needs (dead nodes).  Positive recursion in
+the rules can leave cycles; the nodes are ordered so that every node comes after its
+inputs, except inside a cycle, whose nodes form one contiguous *range* that C
+evaluates to its least fixpoint.  NOT never takes an input from its own range
+(stratified negation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from engine.gdl.errors import GdlCheckError
+from engine.gdl.graph import strongly_connected
+from engine.gdl.ground import Grounding
+from engine.gdl.terms import Term, name_of, to_text
+
+FALSE, TRUE, BASE, INPUT, AND, OR, NOT = range(7)
+KIND_NAMES = ("false", "true", "base", "input", "and", "or", "not")
+
+
+@dataclass
+class FlatPropnet:
+    """The arrays ``miai_gdl_create`` reads (see csrc/gdl/gdl_api.h)."""
+
+    kind: list[int]
+    arg: list[int]           # BASE: base index; INPUT: global move index
+    first_in: list[int]      # len(kind) + 1 offsets into inputs
+    inputs: list[int]
+    ranges: list[tuple[int, int]]
+    bases: list[Term]
+    next_node: list[int]
+    init: list[int]
+    roles: list[Term]
+    moves: list[list[Term]]  # per role
+    legal_node: list[int]    # per global move (role 0's moves, then role 1's, ...)
+    terminal: int
+    goals: list[tuple[int, int, int]]  # (role, value, node)
+    seed: int
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+class _Net:
+    def __init__(self) -> None:
+        self.kind: list[int] = []
+        self.ins: list[list[int]] = []
+        self.arg: list[int] = []
+
+    def add(self, kind: int, ins: list[int] | None = None, arg: int = 0) -> int:
+        self.kind.append(kind)
+        self.ins.append(ins if ins is not None else [])
+        self.arg.append(arg)
+        return len(self.kind) - 1
+
+
+def _rules_seed(grounding: Grounding) -> int:
+    text = "\n".join(str(r) for r in grounding.program.rules)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+
+
+def build(grounding: Grounding) -> FlatPropnet:
+    """The optimised, flattened propnet of a grounding."""
+    program = grounding.program
+    net = _Net()
+    f_node, t_node = net.add(FALSE), net.add(TRUE)
+
+    def atoms(name: str) -> dict[Term, None]:
+        if name in grounding.possible:
+            return grounding.possible[name]
+        return grounding.static.get(name, {})
+
+    bases = sorted(atoms("true"), key=lambda a: to_text(a[1]))
+    base_terms = [a[1] for a in bases]
+    base_node = {t: net.add(BASE, arg=i) for i, t in enumerate(base_terms)}
+    roles = list(program.roles)
+    moves: list[list[Term]] = []
+    input_node: dict[tuple[Term, Term], int] = {}
+    legal_atoms = atoms("legal")
+    for r in roles:
+        ms = sorted({a[2] for a in legal_atoms if a[1] == r}, key=to_text)
+        moves.append(ms)
+    gi = 0
+    for r, ms in zip(roles, moves, strict=True):
+        for m in ms:
+            input_node[(r, m)] = net.add(INPUT, arg=gi)
+            gi += 1
+
+    atom_node: dict[Term, int] = {}
+    not_node: dict[int, int] = {}
+
+    def node_of(atom: Term) -> int:
+        name = name_of(atom)
+        if name == "true":
+            return base_node.get(atom[1], f_node)
+        if name == "does":
+            return input_node.get((atom[1], atom[2]), f_node)
+        if name not in grounding.possible:
+            return t_node if atom in grounding.static.get(name, ()) else f_node
+        if atom not in grounding.possible[name]:
+            return f_node
+        n = atom_node.get(atom)
+        if n is None:
+            n = atom_node[atom] = net.add(OR)
+        return n
+
+    def negate(n: int) -> int:
+        m = not_node.get(n)
+        if m is None:
+            m = not_node[n] = net.add(NOT, [n])
+        return m
+
+    for inst in grounding.instances:
+        head = node_of(inst.head)
+        lits = [node_of(a) for a in inst.pos]
+        for a in inst.neg:
+            if name_of(a) in ("true", "does") or a in grounding.possible.get(name_of(a), ()):
+                lits.append(negate(node_of(a)))
+        net.ins[head].append(net.add(AND, lits))
+
+    next_node = [node_of(("next", t)) for t in base_terms]
+    init_atoms = atoms("init")
+    init = [1 if ("init", t) in init_atoms else 0 for t in base_terms]
+    legal_node = [node_of(("legal", r, m)) for r, ms in zip(roles, moves, strict=True)
+                  for m in ms]
+    terminal = node_of("terminal")
+    goals: list[tuple[int, int, int]] = []
+    for a in sorted(atoms("goal"), key=to_text):
+        if a[1] not in roles:
+            continue
+        if not (isinstance(a[2], str) and a[2].isdigit() and int(a[2]) <= 100):
+            raise GdlCheckError(f"goal value must be a number in 0..100, not {to_text(a[2])}")
+        goals.append((roles.index(a[1]), int(a[2]), node_of(a)))
+    stats = {"atoms": sum(len(v) for v in grounding.possible.values()),
+             "ground_rules": len(grounding.instances), "raw_nodes": len(net.kind)}
+    outputs = next_node + legal_node + [terminal] + [g[2] for g in goals]
+    rep = _simplify(net)
+    return _flatten(net, rep, outputs, base_terms, next_node, init, roles, moves,
+                    legal_node, terminal, goals, _rules_seed(grounding), stats)
+
+
+def _simplify(net: _Net) -> list[int]:
+    """Constant folding and shared sub-expressions to a fixpoint; returns rep[n], the
+    node that stands for n (n itself if n survives)."""
+    n_nodes = len(net.kind)
+    rep = list(range(n_nodes))
+    kind, ins = net.kind, net.ins
+
+    def find(x: int) -> int:
+        root = x
+        while rep[root] != root:
+            root = rep[root]
+        while rep[x] != root:
+            rep[x], x = root, rep[x]
+        return root
+
+    changed = True
+    while changed:
+        changed = False
+        table: dict[tuple, int] = {}
+        for n in range(n_nodes):
+            k = kind[n]
+            if rep[n] != n or k in (FALSE, TRUE, BASE, INPUT):
+                continue
+            new = [find(i) for i in ins[n]]
+            target = -1
+            if k == NOT:
+                i = new[0]
+                if kind[i] in (FALSE, TRUE):
+                    target = TRUE if kind[i] == FALSE else FALSE
+                elif kind[i] == NOT:
+                    target = find(ins[i][0])
+            else:
+                absorbing, neutral = (FALSE, TRUE) if k == AND else (TRUE, FALSE)
+                kept: list[int] = []
+                seen: set[int] = set()
+                for i in new:
+                    if i == n:  # x = x AND y has least fixpoint false; x = x OR y is y
+                        if k == AND:
+                            target = FALSE
+                        continue
+                    if kind[i] == absorbing:
+                        target = absorbing
+                    elif kind[i] != neutral and i not in seen:
+                        seen.add(i)
+                        kept.append(i)
+                if target < 0:
+                    if not kept:
+                        target = neutral
+                    elif len(kept) == 1:
+                        target = kept[0]
+                new = kept
+            if target >= 0:
+                rep[n] = find(target) if target != n else n
+                changed = changed or rep[n] != n
+                continue
+            if new != ins[n]:
+                ins[n] = new
+                changed = True
+            key = (k, tuple(sorted(new)))
+            other = table.get(key)
+            if other is None:
+                table[key] = n
+            elif other != n:
+                rep[n] = other
+                changed = True
+    for n in range(n_nodes):
+        find(n)
+    return rep
+
+
+def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Term],
+             next_node: list[int], init: list[int], roles: list[Term],
+             moves: list[list[Term]], legal_node: list[int], terminal: int,
+             goals: list[tuple[int, int, int]], seed: int,
+             stats: dict[str, int]) -> FlatPropnet:
+    def r(x: int) -> int:
+        while rep[x] != x:
+            x = rep[x]
+        return x
+
+    live: set[int] = {0, 1}
+    todo = [r(o) for o in outputs]
+    while todo:
+        n = todo.pop()
+        if n in live:
+            continue
+        live.add(n)
+        todo.extend(r(i) for i in net.ins[n])
+    order_nodes = [n for n in range(len(net.kind)) if n in live]
+    comps = strongly_connected(order_nodes, lambda n: [r(i) for i in net.ins[n]])
+    new_index: dict[int, int] = {0: 0, 1: 1}
+    ranges: list[tuple[int, int]] = []
+    for comp in comps:
+        if comp[0] in (0, 1) and len(comp) == 1:
+            continue
+        cyclic = len(comp) > 1
+        lo = len(new_index)
+        for n in sorted(comp):
+            new_index[n] = len(new_index)
+        if cyclic:
+            ranges.append((lo, len(new_index)))
+            members = set(comp)
+            for n in comp:
+                if net.kind[n] not in (AND, OR) and not (
+                        net.kind[n] == NOT and r(net.ins[n][0]) not in members):
+                    raise GdlCheckError("negation inside a recursive cycle of the ground rules")
+    size = len(new_index)
+    kind = [0] * size
+    arg = [0] * size
+    lists: list[list[int]] = [[] for _ in range(size)]
+    for old, new in new_index.items():
+        kind[new] = net.kind[old]
+        arg[new] = net.arg[old]
+        lists[new] = [new_index[r(i)] for i in net.ins[old]]
+    kind[0], kind[1] = FALSE, TRUE
+    first_in = [0]
+    inputs: list[int] = []
+    for ins in lists:
+        inputs.extend(ins)
+        first_in.append(len(inputs))
+    stats = dict(stats, nodes=size, edges=len(inputs),
+                 gates=sum(1 for k in kind if k in (AND, OR, NOT)), cycles=len(ranges))
+    idx = lambda x: new_index[r(x)]  # noqa: E731
+    return FlatPropnet(
+        kind=kind, arg=arg, first_in=first_in, inputs=inputs, ranges=ranges,
+        bases=base_terms, next_node=[idx(x) for x in next_node], init=init,
+        roles=roles, moves=moves, legal_node=[idx(x) for x in legal_node],
+        terminal=idx(terminal), goals=[(ro, v, idx(x)) for ro, v, x in goals],
+        seed=seed, stats=stats)

@@ -1,0 +1,202 @@
+"""The reference prover: a plain, obviously correct evaluator of checked GDL rules.
+
+It is the oracle the propositional network is tested against, and the player's
+fallback when a game cannot be grounded.  Slow is fine; clarity comes first.
+
+Method: stratified bottom-up evaluation.  Relations are evaluated component by
+component in the order :func:`engine.gdl.checks.analyse` gives (every relation after
+the ones it depends on, so a negated literal always reads a finished relation).  A
+non-recursive component is evaluated once; a recursive one is re-evaluated until no
+new fact appears (naive iteration: simple, and enough for an oracle).  Relations that
+do not depend on ``true``/``does`` are evaluated once per game; the others per query,
+only as far as the query needs.
+
+A state is a frozenset of ground terms (the arguments of ``true``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from engine.gdl.checks import Program, load_program
+from engine.gdl.terms import Rule, Term, args_of, is_ground, match, name_of, substitute, variables
+
+State = frozenset
+
+
+class _Facts:
+    """Ground atoms of some relations, with an index on the first argument."""
+
+    def __init__(self) -> None:
+        self.atoms: dict[str, dict[Term, None]] = {}
+        self.by_first: dict[str, dict[Term, list[Term]]] = {}
+
+    def add(self, atom: Term) -> bool:
+        name = name_of(atom)
+        table = self.atoms.setdefault(name, {})
+        if atom in table:
+            return False
+        table[atom] = None
+        if not isinstance(atom, str):
+            self.by_first.setdefault(name, {}).setdefault(atom[1], []).append(atom)
+        return True
+
+    def candidates(self, pattern: Term) -> Sequence[Term] | dict[Term, None]:
+        name = name_of(pattern)
+        if isinstance(pattern, tuple) and is_ground(pattern[1]):
+            return self.by_first.get(name, {}).get(pattern[1], ())
+        return self.atoms.get(name, {})
+
+    def contains(self, atom: Term) -> bool:
+        return atom in self.atoms.get(name_of(atom), ())
+
+
+def _order_body(rule: Rule) -> tuple[Term, ...]:
+    """Positive literals in written order; each negation or distinct right after the
+    point where its variables are bound (safety guarantees there is one)."""
+    positive = [b for b in rule.body if not (isinstance(b, tuple) and b[0] in ("not", "distinct"))]
+    filters = [b for b in rule.body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
+    out: list[Term] = []
+    bound: set[str] = set()
+    pending = list(filters)
+    for lit in [None, *positive]:
+        if lit is not None:
+            out.append(lit)
+            bound.update(variables(lit))
+        still = []
+        for f in pending:
+            (out.append(f) if set(variables(f)) <= bound else still.append(f))
+        pending = still
+    return tuple(out)
+
+
+class Prover:
+    """Answers the game questions of a checked GDL program."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.roles: list[Term] = list(program.roles)
+        self._ordered = {id(r): _order_body(r) for r in program.rules}
+        self._needs: dict[frozenset[str], list[list[str]]] = {}
+        static = [[n for n in comp if n not in program.dynamic]
+                  for comp in program.components]
+        self._static = _Facts()
+        self._run([c for c in static if c], self._static, self._static)
+
+    # -- evaluation --------------------------------------------------------------
+
+    def _solve(self, body: tuple[Term, ...], i: int, env: dict[str, Term],
+               static: _Facts, facts: _Facts) -> Iterator[dict[str, Term]]:
+        if i == len(body):
+            yield env
+            return
+        lit = body[i]
+        if isinstance(lit, tuple) and lit[0] == "distinct":
+            if substitute(lit[1], env) != substitute(lit[2], env):
+                yield from self._solve(body, i + 1, env, static, facts)
+            return
+        if isinstance(lit, tuple) and lit[0] == "not":
+            atom = substitute(lit[1], env)
+            where = facts if name_of(atom) in self.program.dynamic else static
+            if not where.contains(atom):
+                yield from self._solve(body, i + 1, env, static, facts)
+            return
+        pattern = substitute(lit, env)
+        where = facts if name_of(pattern) in self.program.dynamic else static
+        if is_ground(pattern):
+            if where.contains(pattern):
+                yield from self._solve(body, i + 1, env, static, facts)
+            return
+        for atom in list(where.candidates(pattern)):
+            new = dict(env)
+            if match(pattern, atom, new):
+                yield from self._solve(body, i + 1, new, static, facts)
+
+    def _derive(self, rule: Rule, static: _Facts, facts: _Facts) -> list[Term]:
+        return [substitute(rule.head, env)
+                for env in self._solve(self._ordered[id(rule)], 0, {}, static, facts)]
+
+    def _run(self, components: list[list[str]], static: _Facts, facts: _Facts) -> None:
+        for comp in components:
+            rules = [r for n in comp for r in self.program.by_head.get(n, [])]
+            recursive = any(n in self.program.recursive for n in comp)
+            while True:
+                new = False
+                for rule in rules:
+                    for atom in self._derive(rule, static, facts):
+                        new |= facts.add(atom)
+                if not (recursive and new):
+                    break
+
+    def _plan(self, targets: frozenset[str]) -> list[list[str]]:
+        plan = self._needs.get(targets)
+        if plan is None:
+            need: set[str] = set()
+            todo = list(targets)
+            while todo:
+                n = todo.pop()
+                if n not in need:
+                    need.add(n)
+                    todo.extend(self.program.depends.get(n, ()))
+            plan = [[n for n in comp if n in need and n in self.program.dynamic]
+                    for comp in self.program.components]
+            plan = [c for c in plan if c]
+            self._needs[targets] = plan
+        return plan
+
+    def _query(self, state: State, does: Sequence[Term], targets: Sequence[str]) -> _Facts:
+        facts = _Facts()
+        for t in state:
+            facts.add(("true", t))
+        for r, m in zip(self.roles, does, strict=False):
+            facts.add(("does", r, m))
+        self._run(self._plan(frozenset(targets)), self._static, facts)
+        return facts
+
+    def _atoms(self, facts: _Facts, name: str) -> list[Term]:
+        where = facts if name in self.program.dynamic else self._static
+        return list(where.atoms.get(name, {}))
+
+    # -- the game ----------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        facts = _Facts()
+        self._run(self._plan(frozenset(["init"])), self._static, facts)
+        return frozenset(args_of(a)[0] for a in self._atoms(facts, "init"))
+
+    def legal(self, state: State, role: int) -> list[Term]:
+        """Legal moves of role index ``role``, in order of first derivation."""
+        facts = self._query(state, (), ["legal"])
+        who = self.roles[role]
+        return [a[2] for a in self._atoms(facts, "legal") if a[1] == who]
+
+    def all_legal(self, state: State) -> list[list[Term]]:
+        facts = self._query(state, (), ["legal"])
+        atoms = self._atoms(facts, "legal")
+        return [[a[2] for a in atoms if a[1] == who] for who in self.roles]
+
+    def next_state(self, state: State, joint: Sequence[Term]) -> State:
+        """The state after every role r plays joint[r]."""
+        facts = self._query(state, joint, ["next"])
+        return frozenset(args_of(a)[0] for a in self._atoms(facts, "next"))
+
+    def is_terminal(self, state: State) -> bool:
+        facts = self._query(state, (), ["terminal"])
+        return bool(self._atoms(facts, "terminal"))
+
+    def goals(self, state: State) -> list[int]:
+        """Goal value per role (the largest when several hold, 0 when none does)."""
+        facts = self._query(state, (), ["goal"])
+        out = [0] * len(self.roles)
+        found = [False] * len(self.roles)
+        for a in self._atoms(facts, "goal"):
+            if a[1] in self.roles and isinstance(a[2], str) and a[2].isdigit():
+                i = self.roles.index(a[1])
+                out[i] = int(a[2]) if not found[i] else max(out[i], int(a[2]))
+                found[i] = True
+        return out
+
+
+def prover_for(text: str) -> Prover:
+    """Parse, check and load GDL text into a prover."""
+    return Prover(load_program(text))
