@@ -4,9 +4,16 @@ from engine.search.algorithms import algorithm_from_spec, register
 from engine.search.result import MoveStats, SearchResult, confidence_interval
 from engine.search.search import EdgeStats, Search
 from engine.search.uct import UCT
+from engine.search.variants import AUCT, DUCT, UCD, MCTSStar, PrunedUCT, UCTStar
 
 __all__ = [
+    "AUCT",
+    "DUCT",
+    "MCTSStar",
+    "PrunedUCT",
+    "UCD",
     "UCT",
+    "UCTStar",
     "EdgeStats",
     "MoveStats",
     "Search",
