@@ -147,8 +147,18 @@ def parse_message(body: str) -> Message:
 
 # -- writing requests (the game master's side) ----------------------------------------
 
+def rules_text(rules: str) -> str:
+    """Rules as one line of KIF per sentence, comments dropped (a ``;`` comment on
+    the last line of a rule sheet would otherwise swallow the message's ``)``)."""
+    try:
+        nodes = read_sexprs(rules)
+    except GdlError as exc:
+        raise KifError(f"malformed rules: {exc}") from None
+    return "\n".join(to_text(_strip(node)) for node in nodes)
+
+
 def start_text(match_id: str, role: str, rules: str, start_clock: int, play_clock: int) -> str:
-    return f"(start {match_id} {role} ({rules}) {start_clock} {play_clock})"
+    return f"(start {match_id} {role} ({rules_text(rules)}) {start_clock} {play_clock})"
 
 
 def moves_text(moves: tuple[str, ...] | list[str] | None) -> str:

@@ -69,9 +69,9 @@ async def handle_options(_request: web.Request) -> web.Response:
     return web.Response(status=204, headers=CORS)
 
 
-def make_app(player: GgpPlayer | None = None, config: PlayerConfig | None = None
-             ) -> web.Application:
-    app = web.Application(client_max_size=MAX_BODY)
+def make_app(player: GgpPlayer | None = None, config: PlayerConfig | None = None,
+             max_body: int = MAX_BODY) -> web.Application:
+    app = web.Application(client_max_size=max_body)
     app[PLAYER_KEY] = player or GgpPlayer(config)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
