@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -19,10 +20,10 @@ def rules(name: str) -> str:
 
 
 @asynccontextmanager
-async def served(config: PlayerConfig, max_body: int = MAX_BODY
+async def served(config: PlayerConfig, max_body: int = MAX_BODY, **kwargs: Any
                  ) -> AsyncIterator[tuple[str, GgpPlayer]]:
     """A player on 127.0.0.1 (any free port): yields (url, player)."""
-    player = GgpPlayer(config)
+    player = GgpPlayer(config, **kwargs)
     runner = await serve(make_app(player, max_body=max_body), "127.0.0.1", 0)
     try:
         yield f"http://127.0.0.1:{bound_port(runner)}/", player

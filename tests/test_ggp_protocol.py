@@ -7,6 +7,7 @@ propnet the player uses.
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import aiohttp
 from ggp_helpers import post, rules, served
@@ -14,6 +15,7 @@ from ggp_helpers import post, rules, served
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.player import PlayerConfig
+from protocols.ggp.rules import load_rules
 
 TTT = rules("tictactoe")
 FAST = PlayerConfig(bot="uct", max_think=0.1, margin=0.3)
@@ -117,4 +119,39 @@ def test_rules_the_player_cannot_use_still_get_an_answer() -> None:
             assert status == 200 and player.match is not None
             assert player.match.error is not None and "nobody" in player.match.error
             assert (await post(s, url, "(abort m)"))[1] == "aborted"
+    run(main())
+
+
+def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
+    """Grounding held back past the start clock and the first play clocks: those
+    replies come from the reference prover; once grounding ends, from the search."""
+    text = rules("tictactoe")
+    oracle = ProverGame(text)
+    release = threading.Event()
+
+    def slow_loader(rules_text: str, name: str) -> object:
+        release.wait(20)
+        return load_rules(rules_text, name)
+
+    async def main() -> None:
+        async with served(FAST, loader=slow_loader) as (url, player), \
+                aiohttp.ClientSession() as s:
+            assert (await post(s, url, kif.start_text("g", "xplayer", text, 1, 1)))[1] == "ready"
+            state = oracle.initial_state()
+            last = "nil"
+            for ply in range(6):
+                if ply == 3:
+                    release.set()
+                    await asyncio.sleep(0.3)
+                reply = (await post(s, url, f"(play g {last})"))[1]
+                assert player.match is not None
+                assert (player.match.game is None) == (ply < 3)
+                mover = 0 if ply % 2 == 0 else 1
+                move = kif.parse_move_reply(reply)
+                assert move in state.rule_moves(0)
+                joint = [move, sorted(state.rule_moves(1))[0]]
+                assert len(state.rule_moves(1 - mover)) == 1
+                state.play_joint(joint)
+                last = "(" + " ".join(joint) + ")"
+            assert (await post(s, url, "(abort g)"))[1] == "aborted"
     run(main())

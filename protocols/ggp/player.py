@@ -19,12 +19,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bots import make_bot, with_budget
 from bots.registry import BOTS, resolve
 from engine.errors import MiaiError
+from engine.games import State
 from engine.gdl.game import GdlGame
+from engine.gdl.prover_game import ProverGame
 from engine.search import algorithm_from_spec
 from protocols.ggp import kif
 from protocols.ggp.rules import AnyGame, AnyState, apply_joint, legal_texts, load_rules
@@ -39,6 +43,7 @@ GGP_UCD = "ucd:c=0.4,d1=2,d2=1,d3=2"
 PRESETS = {"ggp-ucd": GGP_UCD}
 SEARCH_KEYS = ("seed", "nodes")  # spec keys the player reads itself for search bots
 MIN_THINK = 0.01
+FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
 
 
 @dataclass
@@ -47,6 +52,7 @@ class PlayerConfig:
     name: str = "miai"
     margin: float = 0.6         # seconds kept back from every clock
     max_think: float | None = None  # cap on seconds per move (tests, quick matches)
+    ponder: bool = True         # search on the opponents' time and between requests
     seed: int = 0
 
 
@@ -64,13 +70,17 @@ class Match:
     thinker: SearchThinker | None = None
     loading: asyncio.Future | None = None
     error: str | None = None
+    prover: ProverGame | None = None  # legal moves while grounding is not done
+    lock: threading.Lock = field(default_factory=threading.Lock)
     moves_answered: int = 0
     fallbacks: int = 0
 
 
 class GgpPlayer:
-    def __init__(self, config: PlayerConfig | None = None) -> None:
+    def __init__(self, config: PlayerConfig | None = None,
+                 loader: Callable[[str, str], AnyGame] = load_rules) -> None:
         self.config = config or PlayerConfig()
+        self._loader = loader  # (rules, name) -> game; tests slow it down
         spec = resolve(PRESETS.get(self.config.bot, self.config.bot))
         self.spec = spec
         self.is_search = spec.name not in BOTS
@@ -117,54 +127,65 @@ class GgpPlayer:
         match.loading = loop.run_in_executor(None, self._load, match)
         deadline = arrival + msg.start_clock - self.config.margin
         await _wait_until(match.loading, deadline)
+        self._pause_pondering(match)
         return "ready"
 
     def _load(self, match: Match) -> None:
         """Ground the rules and start thinking (worker thread)."""
         try:
-            game = load_rules(match.rules, f"ggp-{match.match_id}")
+            game = self._loader(match.rules, f"ggp-{match.match_id}")
             if match.role_name not in game.roles:
                 raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
             role = game.roles.index(match.role_name)
-            state = game.initial_state()
-            for joint in match.history:
-                apply_joint(game, state, joint)
-            match.game, match.role = game, role
-            match.state = state
-            if self.is_search and isinstance(game, GdlGame) and not state.is_terminal():
-                params = dict(self.spec.without(SEARCH_KEYS).params)
-                algorithm = algorithm_from_spec(self.spec.name, params)
-                seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
-                nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
-                thinker = SearchThinker(game, state, role, algorithm,
-                                        seed=seed, max_nodes=nodes)
-                match.thinker = thinker
-                if self.match is not match:  # aborted while grounding
-                    match.thinker = None
-                    thinker.close(timeout=0)
+            with match.lock:  # _observe may add joint moves meanwhile
+                state = game.initial_state()
+                for joint in match.history:
+                    apply_joint(game, state, joint)
+                match.game, match.role, match.state = game, role, state
+                if self.is_search and isinstance(game, GdlGame) and not state.is_terminal():
+                    match.thinker = self._thinker(game, state, role)
+            if self.match is not match and match.thinker is not None:  # aborted meanwhile
+                match.thinker.close(timeout=0)
+                match.thinker = None
         except (MiaiError, ValueError) as exc:
             log.warning("match %s: cannot play the rules: %s", match.match_id, exc)
             match.error = str(exc)
 
+    def _thinker(self, game: GdlGame, state: State, role: int) -> SearchThinker:
+        params = dict(self.spec.without(SEARCH_KEYS).params)
+        algorithm = algorithm_from_spec(self.spec.name, params)
+        seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
+        nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
+        return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes)
+
     # -- play ------------------------------------------------------------------------
+
+    def _apply(self, match: Match, moves: tuple[str, ...]) -> None:
+        """Record the joint move and, when the game is loaded, play it (any thread)."""
+        with match.lock:
+            match.history.append(moves)
+            if match.game is None or match.state is None:
+                return  # _load replays the history once the game is ready
+            try:
+                apply_joint(match.game, match.state, moves)
+            except MiaiError as exc:
+                match.error = f"the game master's joint move {moves}: {exc}"
+                log.warning("match %s: %s", match.match_id, match.error)
+                match.state = None  # we no longer know the position: fallbacks only
+                if match.thinker is not None:
+                    match.thinker.close(timeout=0)
+                    match.thinker = None
 
     async def _observe(self, match: Match, moves: tuple[str, ...] | None,
                        deadline: float) -> None:
-        """Record the joint move and, when the game is loaded, play it."""
         if moves is None:
             return
-        match.history.append(moves)
-        if match.game is None or match.state is None:
-            return  # _load replays the history once the game is ready
-        try:
-            apply_joint(match.game, match.state, moves)
-        except MiaiError as exc:
-            match.error = f"the game master's joint move {moves}: {exc}"
-            log.warning("match %s: %s", match.match_id, match.error)
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(None, self._apply, match, moves)
+        if not await _wait_until(work, deadline):
             return
-        if match.thinker is not None:
-            thinker = match.thinker
-            loop = asyncio.get_running_loop()
+        thinker = match.thinker
+        if thinker is not None:
             timeout = max(MIN_THINK, deadline - loop.time())
             work = loop.run_in_executor(None, thinker.advance, list(moves), timeout)
             ok = await _wait_until(work, deadline + 0.05)
@@ -178,29 +199,67 @@ class GgpPlayer:
         deadline = arrival + match.play_clock - self.config.margin
         if self.config.max_think is not None:
             deadline = min(deadline, arrival + self.config.max_think)
-        await self._observe(match, msg.moves, deadline)
+        fallback_at = deadline - min(FALLBACK_SECONDS, match.play_clock / 4)
+        await self._observe(match, msg.moves, fallback_at)
         if match.loading is not None and not match.loading.done():
-            await _wait_until(match.loading, deadline)
+            await _wait_until(match.loading, fallback_at)
         match.moves_answered += 1
-        if match.game is None or match.state is None or match.state.is_terminal():
-            match.fallbacks += 1
-            return "nil"  # no rules we can play: nothing legal is known
-        legal = legal_texts(match.game, match.state, match.role)
+        legal = await self._legal(match, deadline)
         if not legal:
             match.fallbacks += 1
-            return "nil"
+            return "nil"  # nothing legal is known in time: the game master picks one
         if len(legal) == 1:
+            self._pause_pondering(match)
             return legal[0]
         move: str | None = None
         if match.thinker is not None:
+            match.thinker.resume()
             await asyncio.sleep(max(0.0, deadline - loop.time()))
             move = match.thinker.best(legal)
-        elif not self.is_search:
+            self._pause_pondering(match)
+        elif not self.is_search and isinstance(match.game, GdlGame):
             move = await self._bot_move(match, deadline)
         if move is None or move not in legal:
             match.fallbacks += 1
             move = self._rng.choice(legal)
         return move
+
+    def _pause_pondering(self, match: Match) -> None:
+        if not self.config.ponder and match.thinker is not None:
+            match.thinker.pause(0.0)
+
+    async def _legal(self, match: Match, deadline: float) -> list[str]:
+        """Our legal moves, from the loaded game, else from the reference prover
+        (when grounding is still running); [] when neither answers by ``deadline``."""
+        loop = asyncio.get_running_loop()
+
+        def from_rules() -> list[str]:
+            with match.lock:
+                if match.game is not None and match.state is not None:
+                    if match.state.is_terminal():
+                        return []
+                    return legal_texts(match.game, match.state, match.role)
+                history = list(match.history)
+            if match.error is not None:
+                return []
+            if match.prover is None:
+                match.prover = ProverGame(match.rules, "fallback")
+            game = match.prover
+            if match.role_name not in game.roles:
+                return []
+            state = game.initial_state()
+            for joint in history:
+                apply_joint(game, state, joint)
+            return [] if state.is_terminal() else list(
+                state.rule_moves(game.roles.index(match.role_name)))
+
+        work = loop.run_in_executor(None, from_rules)
+        if await _wait_until(work, deadline):
+            try:
+                return work.result()
+            except MiaiError as exc:
+                log.warning("match %s: no legal moves: %s", match.match_id, exc)
+        return []
 
     async def _bot_move(self, match: Match, deadline: float) -> str | None:
         """A hand-written bot's move, chosen on a thread with the time left."""

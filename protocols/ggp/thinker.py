@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -126,11 +127,10 @@ class SearchThinker:
 
     def pause(self, timeout: float) -> bool:
         """Stop searching; True once the worker is idle, False after ``timeout``."""
-        import time
-
         end = time.monotonic() + timeout
         with self._cv:
             self._go = False
+            self._search.stop()
             while not self._idle:
                 left = end - time.monotonic()
                 if left <= 0:
