@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds after the play clock before a move counts as late")
     p.add_argument("--out", type=Path, default=Path("matches"),
                    help="folder for the JSON records (default ./matches)")
+    p.add_argument("--no-ponder", action="store_true",
+                   help="local players do not search on the opponents' time (fair "
+                        "comparisons on a shared machine)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=run)
 
@@ -58,5 +61,5 @@ def run(args: argparse.Namespace) -> int:
     records = asyncio.run(run_series(
         name, rules, args.player, matches=args.matches, start_clock=args.start_clock,
         play_clock=args.play_clock, grace=args.grace, bot=args.bot, opponent=args.opponent,
-        seed=args.seed, out=args.out, echo=print))
+        seed=args.seed, out=args.out, ponder=not args.no_ponder, echo=print))
     return 0 if records else 1

@@ -56,6 +56,7 @@ async def run_series(name: str, rules: str, players: list[str], *, matches: int,
                      start_clock: int, play_clock: int, grace: float = 1.0,
                      bot: str = "uct:c=0.4", opponent: str = "random", seed: int = 0,
                      out: Path | None = None, max_think: float | None = None,
+                     ponder: bool = True,
                      echo: Callable[[str], None] | None = None) -> list[MatchRecord]:
     game = load_rules(rules, name)
     n_roles = len(game.roles)
@@ -66,7 +67,7 @@ async def run_series(name: str, rules: str, players: list[str], *, matches: int,
         for k in range(len(urls), n_roles):
             spec = bot if k == len(players) else opponent
             url = await local.add(PlayerConfig(bot=spec, name=f"local-{k}", seed=seed + k,
-                                               max_think=max_think))
+                                               max_think=max_think, ponder=ponder))
             labels[url] = f"{spec} ({url})"
             urls.append(url)
         for index, seats in enumerate(rotations(urls, n_roles, matches)):
