@@ -17,9 +17,9 @@ from engine.core import check, ffi, lib
 from engine.errors import InvalidArgumentError, LimitError
 from engine.games import Game, State
 from engine.gdl.checks import load_program
-from engine.gdl.ground import Bounds, ground
-from engine.gdl.prover_game import ProverGame
+from engine.gdl.ground import DEFAULT_BOUNDS, Bounds, ground
 from engine.gdl.propnet import FlatPropnet, build
+from engine.gdl.prover_game import ProverGame
 from engine.gdl.terms import to_text
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ def compile_propnet(net: FlatPropnet, name: str, max_plies: int) -> Any:
     return ffi.gc(out[0], lib.miai_game_free)
 
 
-def load(text: str, name: str = "gdl", bounds: Bounds = Bounds(),
+def load(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
          max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame:
     """GDL text to a C propnet game.  Raises GdlError on bad rules and
     GroundingLimitError (a LimitError) when grounding is over ``bounds``."""
@@ -130,7 +130,7 @@ def load(text: str, name: str = "gdl", bounds: Bounds = Bounds(),
     return GdlGame(ptr, name, net, info)
 
 
-def load_for_play(text: str, name: str = "gdl", bounds: Bounds = Bounds(),
+def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
                   max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame | ProverGame:
     """The propnet game, or, when grounding is over its bound, the reference prover
     (logged as a warning, and in the returned game's ``fallback_reason``)."""

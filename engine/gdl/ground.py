@@ -31,6 +31,9 @@ class Bounds:
     max_instances: int = 1_500_000
 
 
+DEFAULT_BOUNDS = Bounds()
+
+
 @dataclass
 class Instance:
     """One ground rule: head <- positive atoms, not negative atoms (dynamic only)."""
@@ -156,7 +159,7 @@ def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str]) -> list[
 
 
 class Grounder:
-    def __init__(self, program: Program, bounds: Bounds = Bounds()) -> None:
+    def __init__(self, program: Program, bounds: Bounds = DEFAULT_BOUNDS) -> None:
         self.program = program
         self.bounds = bounds
         self.dynamic = set(program.dynamic)
@@ -301,7 +304,7 @@ class Grounder:
         return out
 
 
-def ground(program: Program, bounds: Bounds = Bounds()) -> Grounding:
+def ground(program: Program, bounds: Bounds = DEFAULT_BOUNDS) -> Grounding:
     """Ground a checked program within ``bounds`` (GroundingLimitError past them)."""
     g = Grounder(program, bounds)
     g.fixpoint()

@@ -38,35 +38,45 @@ class _Facts:
             return False
         table[atom] = None
         if not isinstance(atom, str):
-            self.by_first.setdefault(name, {}).setdefault(atom[1], []).append(atom)
+            self.by_first.setdefault(name, {}).setdefault(_key(atom[1]), []).append(atom)
         return True
 
     def candidates(self, pattern: Term) -> Sequence[Term] | dict[Term, None]:
         name = name_of(pattern)
-        if isinstance(pattern, tuple) and is_ground(pattern[1]):
-            return self.by_first.get(name, {}).get(pattern[1], ())
+        if isinstance(pattern, tuple):
+            first = pattern[1]
+            if is_ground(first) or (isinstance(first, tuple) and len(first) > 1
+                                    and is_ground(first[1])):
+                return self.by_first.get(name, {}).get(_key(first), ())
         return self.atoms.get(name, {})
 
     def contains(self, atom: Term) -> bool:
         return atom in self.atoms.get(name_of(atom), ())
 
 
+def _key(arg: Term) -> Term:
+    """Index key of a first argument: itself, or for a compound (f a ...) the pair
+    (f, a), so ``(true (cell 1 ?y ?m))`` finds its candidates by ``(cell, 1)``."""
+    if isinstance(arg, tuple) and len(arg) > 1:
+        return (arg[0], arg[1])
+    return arg
+
+
 def _order_body(rule: Rule) -> tuple[Term, ...]:
-    """Positive literals in written order; each negation or distinct right after the
+    """Positive literals in written order (rule authors order them for a top-down
+    prover, which suits this join too); each negation or distinct right after the
     point where its variables are bound (safety guarantees there is one)."""
     positive = [b for b in rule.body if not (isinstance(b, tuple) and b[0] in ("not", "distinct"))]
-    filters = [b for b in rule.body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
+    pending = [b for b in rule.body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
     out: list[Term] = []
     bound: set[str] = set()
-    pending = list(filters)
     for lit in [None, *positive]:
         if lit is not None:
             out.append(lit)
             bound.update(variables(lit))
-        still = []
-        for f in pending:
-            (out.append(f) if set(variables(f)) <= bound else still.append(f))
-        pending = still
+        ready = [f for f in pending if set(variables(f)) <= bound]
+        out.extend(ready)
+        pending = [f for f in pending if f not in ready]
     return tuple(out)
 
 

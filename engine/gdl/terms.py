@@ -86,7 +86,7 @@ def match(pattern: Term, value: Term, env: dict[str, Term]) -> bool:
         return pattern == value
     if isinstance(value, str) or len(value) != len(pattern) or value[0] != pattern[0]:
         return False
-    for i in range(1, len(pattern)):
+    for i in range(1, len(pattern)):  # noqa: SIM110 - a plain loop is faster here
         if not match(pattern[i], value[i], env):
             return False
     return True

@@ -1,0 +1,102 @@
+"""GDL speed: per rulesheet, grounding time, propnet size, random playouts per second
+with the propnet (in C) and with the reference prover (Python), in one run.
+
+    python3 scripts/bench_gdl.py                       # every shared rulesheet
+    python3 scripts/bench_gdl.py tests/gdl/tictactoe.kif tests/gdl/connect4.kif
+    python3 scripts/bench_gdl.py --seconds 2 --prover-seconds 5 breakthrough
+
+Sheets over the grounding bound are reported as "prover only".  The speed-up column
+compares plies per second, which stays meaningful when a prover playout does not
+finish within its time budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.errors import LimitError  # noqa: E402
+from engine.gdl.game import load  # noqa: E402
+from engine.gdl.ground import Bounds  # noqa: E402
+from engine.gdl.prover_game import ProverGame  # noqa: E402
+from engine.playouts import playout_run  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "ggp" / "games"
+
+
+def propnet_speed(game, seconds: float) -> tuple[float, float]:
+    """(playouts/s, plies/s) of C random playouts from the initial state."""
+    state = game.initial_state()
+    n, total_t, total_plies, batch = 0, 0.0, 0, 64
+    while total_t < seconds:
+        start = time.perf_counter()
+        run = playout_run(state, batch, seed=n)
+        total_t += time.perf_counter() - start
+        n += batch
+        total_plies += run.plies
+        if total_t < seconds / 4:
+            batch *= 2
+    return n / total_t, total_plies / total_t
+
+
+def prover_speed(text: str, seconds: float) -> tuple[float, float]:
+    """(playouts/s, plies/s) of random playouts with the reference prover; a playout
+    cut off by the time budget counts its plies but not as a playout."""
+    game = ProverGame(text)
+    rng = random.Random(0)
+    start = time.perf_counter()
+    done = plies = 0
+    while time.perf_counter() - start < seconds:
+        state = game.initial_state()
+        while not state.is_terminal() and time.perf_counter() - start < seconds:
+            joint = [rng.choice(state.rule_moves(r)) for r in range(game.n_roles)]
+            if state.to_move >= 0:
+                state.play(joint[state.to_move])
+            else:
+                state.play_joint(joint)
+            plies += 1
+        done += state.is_terminal()
+    elapsed = time.perf_counter() - start
+    return done / elapsed, plies / elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sheets", nargs="*", help="rulesheet paths or names in ../shared/ggp/games")
+    ap.add_argument("--seconds", type=float, default=1.0, help="propnet timing per sheet")
+    ap.add_argument("--prover-seconds", type=float, default=2.0, help="prover timing per sheet")
+    ap.add_argument("--ground-seconds", type=float, default=30.0, help="grounding bound")
+    args = ap.parse_args(argv)
+    paths = []
+    for s in args.sheets or sorted(p.name for p in SHARED.glob("*.kif")):
+        p = Path(s)
+        if not p.exists():
+            p = SHARED / (s if s.endswith(".kif") else s + ".kif")
+        paths.append(p)
+    print(f"{'rulesheet':26s} {'ground s':>8s} {'nodes':>7s} {'edges':>8s} "
+          f"{'propnet/s':>10s} {'prover/s':>9s} {'speed-up':>9s}")
+    for path in paths:
+        text = path.read_text()
+        try:
+            game = load(text, name=path.stem[:24], bounds=Bounds(time_limit=args.ground_seconds))
+        except LimitError as exc:
+            p_rate, p_plies = prover_speed(text, args.prover_seconds)
+            print(f"{path.name:26s} prover only ({exc}); prover {p_rate:.2f}/s", flush=True)
+            continue
+        pn_rate, pn_plies = propnet_speed(game, args.seconds)
+        p_rate, p_plies = prover_speed(text, args.prover_seconds)
+        ratio = pn_plies / p_plies if p_plies else float("inf")
+        st = game.info.stats
+        print(f"{path.name:26s} {game.info.ground_seconds:8.2f} {st['nodes']:7d} "
+              f"{st['edges']:8d} {pn_rate:10.0f} {p_rate:9.2f} {ratio:8.0f}x", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

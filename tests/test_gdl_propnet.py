@@ -1,0 +1,248 @@
+"""The C propnet against the reference prover on the shared rulesheets, the
+hand-written Tic-tac-toe and Connect Four against miai's C games, and the propnet's
+contract as a miai game (keys, copies, move texts, malformed descriptions).
+
+CI runs a few random games on the quickly grounded sheets; MIAI_FULL=1 runs 200
+random games on every sheet that grounds (fewer on the slowest, see GAMES_FULL).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine import games
+from engine.errors import InvalidArgumentError, LimitError
+from engine.gdl.errors import GroundingLimitError
+from engine.gdl.game import GdlGame, compile_propnet, load, load_for_play
+from engine.gdl.ground import Bounds
+from engine.gdl.parser import parse_term
+from engine.gdl.propnet import FlatPropnet
+from engine.gdl.prover_game import ProverGame
+from engine.playouts import playout_run
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "ggp" / "games"
+OWN = ROOT / "tests" / "gdl"
+FULL = os.environ.get("MIAI_FULL") == "1"
+
+# Over the default grounding bound (docs/gdl.md says why); the player uses the prover.
+NOT_GROUNDED = {
+    "ad_game_2x2.kif", "amazons.kif", "checkers.kif", "chess.kif",
+    "chineseCheckers6p.kif", "crisscross.kif", "kalaha_2009.kif", "laikLee_hex.kif",
+    "merrills.kif",
+}
+# Ground in about a second or less: compared with the prover in CI.
+QUICK = [
+    "3pConnectFour.kif", "4pttc.kif", "bidding-tictactoe.kif", "blocker.kif",
+    "blocks.kif", "buttons.kif", "chomp.kif", "coins.kif", "conn4.kif",
+    "connectFour.kif", "gt_prisoner.kif", "hanoi.kif", "knightsTour.kif", "lightsout.kif",
+    "maze.kif", "nim1.kif", "nineBoardTicTacToe.kif", "numbertictactoe.kif",
+    "onestep.kif", "pawn_whopping.kif", "roshambo2.kif", "sum15.kif", "switches.kif",
+    "tictactoe.kif",
+]
+ALL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif"))
+GROUNDED = [n for n in ALL_SHEETS if n not in NOT_GROUNDED]
+# Random games per sheet under MIAI_FULL=1: 200, except where the prover is slowest.
+GAMES_FULL = {"othello-comp2007.kif": 20, "othelloSuicide.kif": 20, "knightwar.kif": 50,
+              "pacman3p.kif": 50, "battle.kif": 50, "skirmish.kif": 20, "quarto.kif": 50,
+              "sudoku.kif": 50, "pentago.kif": 50, "minichess.kif": 50, "sheep_and_wolf.kif": 50,
+              "breakthrough.kif": 50, "knightthrough.kif": 50}
+CI_PLIES = 30  # CI compares the first CI_PLIES plies of each game
+
+
+@cache
+def propnet(name: str) -> GdlGame:
+    return load((SHARED / name).read_text(), name=name[:24])
+
+
+@cache
+def prover(name: str) -> ProverGame:
+    return ProverGame((SHARED / name).read_text(), name=name)
+
+
+def compare_random_game(game: GdlGame, oracle: ProverGame, rng: random.Random,
+                        max_plies: int) -> None:
+    """Play one random game on both; compare everything at every state."""
+    s, p = game.initial_state(), oracle.initial_state()
+    assert game.roles == oracle.roles
+    for _ in range(max_plies):
+        assert game.true_facts(s) == p.true_facts()
+        s.check()
+        assert s.keys() == s.keys_from_scratch()
+        assert s.to_move == p.to_move
+        rule = [[game.moves[r][m] for m in game.rule_moves(s, r)] for r in range(game.n_roles)]
+        assert [sorted(m) for m in rule] == [sorted(p.rule_moves(r)) for r in range(game.n_roles)]
+        if s.is_terminal():
+            assert p.is_terminal()
+            assert s.rewards() == p.rewards()
+            return
+        joint = [rng.choice(m) for m in rule]
+        if s.to_move >= 0:
+            mover = s.to_move
+            assert sorted(game.move_to_text(m, mover) for m in s.legal_moves()) == sorted(
+                p.legal_moves())
+            s.play(joint[mover])
+            p.play(joint[mover])
+        else:
+            s.play_joint(joint)
+            p.play_joint(joint)
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_propnet_agrees_with_prover_quick(name: str) -> None:
+    rng = random.Random(name)
+    for _ in range(200 if FULL else 1):
+        compare_random_game(propnet(name), prover(name), rng, 100_000 if FULL else CI_PLIES)
+
+
+SLOW = [n for n in GROUNDED if n not in QUICK]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW)
+def test_propnet_agrees_with_prover_slow(name: str) -> None:
+    if not FULL:
+        pytest.skip("grounding takes seconds: run with MIAI_FULL=1")
+    rng = random.Random(name)
+    for _ in range(GAMES_FULL.get(name, 200)):
+        compare_random_game(propnet(name), prover(name), rng, 100_000)
+
+
+def test_breakthrough_grounds_and_agrees_on_one_game() -> None:
+    """One heavy sheet in CI too (the propnet target game of the issue)."""
+    name = "breakthrough.kif"
+    compare_random_game(propnet(name), prover(name), random.Random(3), 30)
+
+
+def test_sheets_over_the_bound_fall_back_to_the_prover(caplog: pytest.LogCaptureFixture) -> None:
+    chess = (SHARED / "chess.kif").read_text()
+    with pytest.raises(GroundingLimitError):
+        load(chess, bounds=Bounds(time_limit=1.0, max_atoms=20_000))
+    text = (OWN / "connect4.kif").read_text()
+    tight = Bounds(max_atoms=50)
+    game = load_for_play(text, "connect4", bounds=tight)
+    assert isinstance(game, ProverGame) and "50 possible atoms" in (game.fallback_reason or "")
+    assert "falling back" in caplog.text
+    assert len(game.initial_state().legal_moves()) == 7
+    assert isinstance(load_for_play(text), GdlGame)
+
+
+def _cell_of(text: str) -> int:
+    term = parse_term(text)
+    return (int(term[1]) - 1) * 3 + int(term[2]) - 1
+
+
+def test_own_tictactoe_matches_the_c_game() -> None:
+    game = load((OWN / "tictactoe.kif").read_text(), name="gdl-tictactoe")
+    c_game = games.create("tictactoe")
+    rng = random.Random(9)
+    for _ in range(300 if FULL else 40):
+        g, c = game.initial_state(), c_game.initial_state()
+        while not c.is_terminal():
+            assert g.to_move == c.to_move
+            moves = {_cell_of(game.move_to_text(m, g.to_move)): m for m in g.legal_moves()}
+            assert sorted(moves) == sorted(c.legal_moves())
+            cell = rng.choice(sorted(moves))
+            g.play(moves[cell])
+            c.play(cell)
+        assert g.is_terminal() and g.rewards() == c.rewards()
+
+
+def test_own_connect4_matches_the_c_game_or_openspiel() -> None:
+    game = load((OWN / "connect4.kif").read_text(), name="gdl-connect4")
+    if "connect4" in games.available():
+        ref = games.create("connect4")
+        new, legal, play = ref.initial_state, lambda s: s.legal_moves(), lambda s, a: s.play(a)
+        col_of = lambda s, m: int(parse_term(ref.move_to_text(m, max(s.to_move, 0)))[1]) - 1  # noqa: E731,E501
+    else:
+        pyspiel = pytest.importorskip("pyspiel")
+        spiel = pyspiel.load_game("connect_four")
+        new, legal = spiel.new_initial_state, lambda s: s.legal_actions()
+        play = lambda s, a: s.apply_action(a)  # noqa: E731
+        col_of = None
+    rng = random.Random(4)
+    for _ in range(200 if FULL else 20):
+        g, r = game.initial_state(), new()
+        while not g.is_terminal():
+            ours = {int(parse_term(game.move_to_text(m, g.to_move))[1]) - 1: m
+                    for m in g.legal_moves()}
+            theirs = legal(r)
+            cols = sorted(col_of(r, m) for m in theirs) if col_of else sorted(theirs)
+            assert sorted(ours) == cols
+            col = rng.choice(sorted(ours))
+            g.play(ours[col])
+            play(r, [m for m in theirs if (col_of(r, m) if col_of else m) == col][0])
+        assert r.is_terminal()
+        rewards = r.rewards() if col_of else tuple((x + 1) / 2 for x in r.returns())
+        assert g.rewards() == rewards
+
+
+def test_gdl_game_keeps_the_game_contract() -> None:
+    game = load((OWN / "connect4.kif").read_text(), name="gdl-connect4")
+    state = game.initial_state()
+    for role in range(game.n_roles):
+        for m, text in enumerate(game.moves[role]):
+            assert game.move_to_text(m, role) == text
+            assert game.move_from_text(text.upper().replace(" ", "   "), role) == m
+    with pytest.raises(InvalidArgumentError):
+        game.move_from_text("(drop 9)", 0)
+    twin = state.copy()
+    state.play("(drop 4)")
+    assert twin.ply == 0 and state.ply == 1 and twin.to_bytes() != state.to_bytes()
+    assert game.true_facts(state).count("(cell 4 1 red)") == 1
+    a = playout_run(game.initial_state(), 300, seed=5)
+    assert a == playout_run(game.initial_state(), 300, seed=5)
+    assert 0 < a.plies <= 300 * 42
+    assert abs(sum(a.mean_rewards) - 1.0) < 1e-9  # zero-sum: 100/0 or 50/50
+    again = load((OWN / "connect4.kif").read_text(), name="other")
+    s2 = again.initial_state().play("(drop 4)")
+    assert s2.keys() == state.keys()  # keys from a hash of the rules: stable
+
+
+def _tiny() -> FlatPropnet:
+    """One role, one base p (initially false), move "go" makes p true; terminal = p."""
+    return FlatPropnet(
+        kind=[0, 1, 2, 3], arg=[0, 0, 0, 0], first_in=[0, 0, 0, 0, 0], inputs=[],
+        ranges=[], bases=["p"], next_node=[3], init=[0], roles=["r"], moves=[["go"]],
+        legal_node=[1], terminal=2, goals=[(0, 100, 2)], seed=1)
+
+
+def test_hand_built_propnet_and_malformed_descriptions_refused() -> None:
+    ptr = compile_propnet(_tiny(), "tiny", 10)
+    game = GdlGame(ptr, "tiny", _tiny(), None)  # type: ignore[arg-type]
+    state = game.initial_state()
+    assert not state.is_terminal()
+    state.play("go")
+    assert state.is_terminal() and state.rewards() == (1.0,)
+    bad_cases = [
+        dict(kind=[0, 1, 2, 9]),                                   # unknown kind
+        dict(kind=[1, 0, 2, 3]),                                   # constants misplaced
+        dict(arg=[0, 0, 5, 0]),                                    # base index out of range
+        dict(arg=[0, 0, 0, 7]),                                    # move index out of range
+        dict(next_node=[99]),                                      # output out of range
+        dict(terminal=4),
+        dict(goals=[(3, 100, 2)]),                                 # no role 3
+        dict(goals=[(0, 101, 2)]),                                 # goal over 100
+        dict(kind=[0, 1, 2, 4], first_in=[0, 0, 0, 0, 1], inputs=[3]),  # self input
+        dict(kind=[0, 1, 2, 6], first_in=[0, 0, 0, 0, 2], inputs=[0, 2]),  # NOT of two
+        dict(first_in=[0, 0, 1, 0, 0], inputs=[0]),                # offsets decrease
+        dict(ranges=[(2, 9)]),                                     # range past the end
+        dict(kind=[0, 1, 4, 6], first_in=[0, 0, 0, 1, 2], inputs=[3, 2],
+             ranges=[(2, 4)], arg=[0, 0, 0, 0]),                   # NOT inside a cycle
+        dict(init=[2]),
+    ]
+    for change in bad_cases:
+        net = _tiny()
+        for k, v in change.items():
+            setattr(net, k, v)
+        with pytest.raises(InvalidArgumentError):
+            compile_propnet(net, "bad", 10)
+    with pytest.raises(LimitError):
+        net = _tiny()
+        net.roles = ["r"] * 9
+        compile_propnet(net, "bad", 10)
