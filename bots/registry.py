@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.base import Bot
+from bots.gtp_bot import PREFIX as GTP_PREFIX
+from bots.gtp_bot import make_gtp_bot
 from bots.mc_bot import make_mc
 from bots.random_bot import make_random
 from bots.search_bot import make_search_bot
@@ -47,7 +49,10 @@ BOTS: dict[str, BotEntry] = {
 
 # Named full specs, e.g. "uct-fast": "uct:c=0.7,iterations=500".  Presets may name
 # any bot of BOTS or any search algorithm.
-PRESETS: dict[str, str] = {}
+PRESETS: dict[str, str] = {
+    # The Go bot `miai gtp` plays by default (the GTP clock can only lower `seconds`).
+    "go9": "uct:c=0.7,seconds=2",
+}
 
 
 def resolve(spec: str | BotSpec) -> BotSpec:
@@ -77,6 +82,9 @@ def with_budget(spec: str | BotSpec, *, iterations: int | None = None,
 
 def make_bot(spec: str | BotSpec, game: Game, *, seed: int | None = None) -> Bot:
     """The bot named by ``spec`` for ``game``; ``seed`` is used when the spec has none."""
+    if isinstance(spec, str) and spec.strip().startswith(GTP_PREFIX):
+        # External engines take a whole command line, not key=value parameters.
+        return make_gtp_bot(spec.strip()[len(GTP_PREFIX):], game)
     resolved = resolve(spec)
     seeded = resolved
     if seed is not None and "seed" not in resolved.params:
