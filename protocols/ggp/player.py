@@ -43,6 +43,7 @@ GGP_UCD = "ucd:c=0.4,d1=2,d2=1,d3=2"
 PRESETS = {"ggp-ucd": GGP_UCD}
 SEARCH_KEYS = ("seed", "nodes")  # spec keys the player reads itself for search bots
 MIN_THINK = 0.01
+BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
 FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
 
 
@@ -264,7 +265,8 @@ class GgpPlayer:
     async def _bot_move(self, match: Match, deadline: float) -> str | None:
         """A hand-written bot's move, chosen on a thread with the time left."""
         loop = asyncio.get_running_loop()
-        seconds = max(MIN_THINK, (deadline - loop.time()) * 0.8)
+        left = deadline - loop.time()
+        seconds = max(MIN_THINK, left - min(BOT_SLACK, 0.2 * left))
         game, state, role = match.game, match.state.copy(), match.role
         if not isinstance(game, GdlGame):
             return None
