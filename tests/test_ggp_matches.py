@@ -69,10 +69,12 @@ def test_series_rotates_seats_and_search_beats_random_at_tictactoe() -> None:
         assert rec.goals[ours] >= 50  # UCT never loses tic-tac-toe to random play here
 
 
-@pytest.mark.parametrize("bot", ["mc", "random", "ggp-ucd"])
-def test_other_bots_play_legal_matches(bot: str) -> None:
-    (record,) = play("tictactoe", bot=bot)
-    check_with_prover("tictactoe", record)
+@pytest.mark.parametrize(("bot", "game"), [("mc", "tictactoe"), ("random", "tictactoe"),
+                                           ("ggp-ucd", "tictactoe"), ("ggp-ucd", "maze"),
+                                           ("mc", "roshambo2")])
+def test_other_bots_play_legal_matches(bot: str, game: str) -> None:
+    (record,) = play(game, bot=bot)
+    check_with_prover(game, record)
 
 
 def test_game_master_replaces_illegal_and_missing_moves() -> None:

@@ -129,9 +129,9 @@ def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
     oracle = ProverGame(text)
     release = threading.Event()
 
-    def slow_loader(rules_text: str, name: str) -> object:
+    def slow_loader(rules_text: str, name: str, time_limit: float) -> object:
         release.wait(20)
-        return load_rules(rules_text, name)
+        return load_rules(rules_text, name, time_limit)
 
     async def main() -> None:
         async with served(FAST, loader=slow_loader) as (url, player), \

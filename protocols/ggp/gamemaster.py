@@ -26,6 +26,7 @@ from protocols.ggp.client import send
 from protocols.ggp.rules import AnyGame, apply_joint, canonical, goals, legal_texts, load_rules
 
 DEFAULT_GRACE = 1.0
+GROUND_SECONDS = 600.0  # the game master needs the propnet before it starts
 MAX_PLIES = 10_000
 
 
@@ -72,7 +73,7 @@ class MatchSpec:
 async def run_match(spec: MatchSpec, game: AnyGame | None = None,
                     session: aiohttp.ClientSession | None = None) -> MatchRecord:
     """Play one match; ``game`` may be given already loaded from ``spec.rules``."""
-    game = game or load_rules(spec.rules, spec.game_name)
+    game = game or load_rules(spec.rules, spec.game_name, GROUND_SECONDS)
     roles = list(game.roles)
     if len(spec.players) != len(roles):
         raise MiaiError(f"{spec.game_name} has {len(roles)} roles, "

@@ -16,6 +16,7 @@ import aiohttp
 from aiohttp import web
 
 from protocols.ggp.gamemaster import (
+    GROUND_SECONDS,
     MatchRecord,
     MatchSpec,
     rotations,
@@ -58,7 +59,7 @@ async def run_series(name: str, rules: str, players: list[str], *, matches: int,
                      out: Path | None = None, max_think: float | None = None,
                      ponder: bool = True,
                      echo: Callable[[str], None] | None = None) -> list[MatchRecord]:
-    game = load_rules(rules, name)
+    game = load_rules(rules, name, GROUND_SECONDS)
     n_roles = len(game.roles)
     records: list[MatchRecord] = []
     async with LocalPlayers() as local, aiohttp.ClientSession() as session:

@@ -21,15 +21,16 @@ import logging
 import random
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bots import make_bot, with_budget
 from bots.registry import BOTS, resolve
-from engine.errors import MiaiError
+from engine.errors import InvalidArgumentError, MiaiError
 from engine.games import State
 from engine.gdl.game import GdlGame
 from engine.gdl.prover_game import ProverGame
-from engine.search import algorithm_from_spec
+from engine.search import UCT, algorithm_from_spec
 from protocols.ggp import kif
 from protocols.ggp.rules import AnyGame, AnyState, apply_joint, legal_texts, load_rules
 from protocols.ggp.thinker import SearchThinker
@@ -43,6 +44,7 @@ GGP_UCD = "ucd:c=0.4,d1=2,d2=1,d3=2"
 PRESETS = {"ggp-ucd": GGP_UCD}
 SEARCH_KEYS = ("seed", "nodes")  # spec keys the player reads itself for search bots
 MIN_THINK = 0.01
+GROUND_SECONDS = 30.0  # least time bound of grounding before the prover is used
 BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
 FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
 
@@ -79,9 +81,14 @@ class Match:
 
 class GgpPlayer:
     def __init__(self, config: PlayerConfig | None = None,
-                 loader: Callable[[str, str], AnyGame] = load_rules) -> None:
+                 loader: Callable[[str, str, float], AnyGame] = load_rules) -> None:
         self.config = config or PlayerConfig()
-        self._loader = loader  # (rules, name) -> game; tests slow it down
+        self._loader = loader  # (rules, name, time limit) -> game; tests slow it down
+        # Rule steps (moves, legal moves) and hand-written bots get their own threads,
+        # so a bot that overruns its budget never delays a reply.
+        self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
+        self._bot_pool = ThreadPoolExecutor(1, "ggp-bot")
+        self._bot_work: asyncio.Future | None = None
         spec = resolve(PRESETS.get(self.config.bot, self.config.bot))
         self.spec = spec
         self.is_search = spec.name not in BOTS
@@ -116,6 +123,8 @@ class GgpPlayer:
 
     def close(self) -> None:
         self._end()
+        self._rules_pool.shutdown(wait=False, cancel_futures=True)
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
 
     # -- start -----------------------------------------------------------------------
 
@@ -134,7 +143,8 @@ class GgpPlayer:
     def _load(self, match: Match) -> None:
         """Ground the rules and start thinking (worker thread)."""
         try:
-            game = self._loader(match.rules, f"ggp-{match.match_id}")
+            limit = max(GROUND_SECONDS, match.start_clock + 10 * match.play_clock)
+            game = self._loader(match.rules, f"ggp-{match.match_id}", limit)
             if match.role_name not in game.roles:
                 raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
             role = game.roles.index(match.role_name)
@@ -153,11 +163,26 @@ class GgpPlayer:
             match.error = str(exc)
 
     def _thinker(self, game: GdlGame, state: State, role: int) -> SearchThinker:
+        """The search of the bot spec; UCT (same c) where the spec's algorithm does
+        not take the game: one-player games (UCD's C code crashes on one-player
+        propnets, see docs/ggp.md) and games the C search refuses for the algorithm
+        (UCD takes two-player alternating games only, and GDL games may be
+        simultaneous)."""
         params = dict(self.spec.without(SEARCH_KEYS).params)
         algorithm = algorithm_from_spec(self.spec.name, params)
         seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
         nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
-        return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes)
+        fallback = UCT(c=float(getattr(algorithm, "c", UCT.c)))
+        if game.n_roles == 1 and not isinstance(algorithm, UCT):
+            algorithm = fallback
+        try:
+            return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes)
+        except InvalidArgumentError as exc:
+            if isinstance(algorithm, UCT):
+                raise
+            log.warning("%s does not take %s (%s): searching with %s", self.spec, game.name,
+                        exc, fallback)
+            return SearchThinker(game, state, role, fallback, seed=seed, max_nodes=nodes)
 
     # -- play ------------------------------------------------------------------------
 
@@ -182,18 +207,31 @@ class GgpPlayer:
         if moves is None:
             return
         loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(None, self._apply, match, moves)
+        work = loop.run_in_executor(self._rules_pool, self._apply, match, moves)
         if not await _wait_until(work, deadline):
             return
         thinker = match.thinker
         if thinker is not None:
             timeout = max(MIN_THINK, deadline - loop.time())
-            work = loop.run_in_executor(None, thinker.advance, list(moves), timeout)
+            work = loop.run_in_executor(self._rules_pool, thinker.advance, list(moves),
+                                        timeout)
             ok = await _wait_until(work, deadline + 0.05)
             if not ok or not work.result():
-                log.warning("match %s: search abandoned (%s)", match.match_id, thinker.failed)
+                log.warning("match %s: search restarted (%s)", match.match_id, thinker.failed)
                 match.thinker = None
                 thinker.close(timeout=0)
+                loop.run_in_executor(self._rules_pool, self._restart, match)
+
+    def _restart(self, match: Match) -> None:
+        """A fresh search from the match's position (after a failed advance)."""
+        with match.lock:
+            game, state = match.game, match.state
+            if (self.match is match and match.thinker is None and isinstance(game, GdlGame)
+                    and state is not None and not state.is_terminal()):
+                try:
+                    match.thinker = self._thinker(game, state, match.role)
+                except MiaiError as exc:
+                    log.warning("match %s: no search: %s", match.match_id, exc)
 
     async def _play(self, match: Match, msg: kif.Play, arrival: float) -> str:
         loop = asyncio.get_running_loop()
@@ -254,7 +292,7 @@ class GgpPlayer:
             return [] if state.is_terminal() else list(
                 state.rule_moves(game.roles.index(match.role_name)))
 
-        work = loop.run_in_executor(None, from_rules)
+        work = loop.run_in_executor(self._rules_pool, from_rules)
         if await _wait_until(work, deadline):
             try:
                 return work.result()
@@ -279,7 +317,9 @@ class GgpPlayer:
             move = bot.choose(state, role if tm < 0 else None)
             return game.move_to_text(move, role)
 
-        work = loop.run_in_executor(None, choose)
+        if self._bot_work is not None and not self._bot_work.done():
+            return None  # the last choice is still running: do not queue behind it
+        work = self._bot_work = loop.run_in_executor(self._bot_pool, choose)
         if await _wait_until(work, deadline):
             try:
                 return work.result()

@@ -7,10 +7,12 @@ Moves cross this boundary as canonical KIF text, as game masters send them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.errors import IllegalMoveError, MiaiError
 from engine.gdl.game import GdlGame, load_for_play
+from engine.gdl.ground import DEFAULT_BOUNDS
 from engine.gdl.parser import normalize_term_text
 
 GOAL_SCALE = 100  # GDL goals are 0..100; rewards in the engine are goal / 100
@@ -19,9 +21,12 @@ AnyGame = Any   # GdlGame | ProverGame
 AnyState = Any  # engine.games.State | ProverState
 
 
-def load_rules(rules: str, name: str) -> AnyGame:
-    """The game of a GDL description: the propnet, or the prover when it is too big."""
-    return load_for_play(rules, name)
+def load_rules(rules: str, name: str, time_limit: float | None = None) -> AnyGame:
+    """The game of a GDL description: the propnet, or the prover when grounding is
+    over its bounds (``time_limit`` seconds replaces the default time bound)."""
+    bounds = DEFAULT_BOUNDS if time_limit is None else replace(DEFAULT_BOUNDS,
+                                                               time_limit=time_limit)
+    return load_for_play(rules, name, bounds)
 
 
 def legal_texts(game: AnyGame, state: AnyState, role: int) -> list[str]:
