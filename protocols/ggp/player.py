@@ -114,8 +114,7 @@ class GgpPlayer:
                 return "busy"
             if isinstance(message, kif.Play):
                 return await self._play(match, message, arrival)
-            if isinstance(message, kif.Stop):
-                await self._observe(match, message.moves, arrival + 1.0)
+            if isinstance(message, kif.Stop):  # the last joint move needs no search
                 self._end()
                 return "done"
             self._end()
