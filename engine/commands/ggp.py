@@ -1,0 +1,57 @@
+"""``miai ggp``: serve as a General Game Playing player over HTTP (see docs/ggp.md)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ggp", help="play General Game Playing matches over HTTP")
+    p.add_argument("--port", type=int, default=9147,
+                   help="TCP port (default 9147; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1; 0.0.0.0 for a public game "
+                        "master)")
+    p.add_argument("--bot", default=None, metavar="SPEC",
+                   help="search algorithm or bot, e.g. uct:c=0.4, ucd:c=0.4,d1=2,d2=1,d3=2, "
+                        "ggp-ucd, mc, random (default uct:c=0.4)")
+    p.add_argument("--name", default="miai", help="the name the info reply gives")
+    p.add_argument("--margin", type=float, default=None,
+                   help="seconds kept back from every clock (default 0.6)")
+    p.add_argument("--no-ponder", action="store_true",
+                   help="do not search on the opponents' time")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-v", "--verbose", action="store_true", help="log every request")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from protocols.ggp.player import DEFAULT_BOT, GgpPlayer, PlayerConfig
+    from protocols.ggp.server import bound_port, make_app, serve
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = PlayerConfig(bot=args.bot or DEFAULT_BOT, name=args.name, seed=args.seed,
+                          ponder=not args.no_ponder)
+    if args.margin is not None:
+        config.margin = args.margin
+    player = GgpPlayer(config)
+
+    async def main() -> None:
+        runner = await serve(make_app(player), args.host, args.port)
+        port = bound_port(runner)
+        print(f"miai ggp: {config.name} ({player.spec}) on http://{args.host}:{port}/",
+              flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,347 @@
+"""A GGP player: one match at a time, answered on time whatever the search does.
+
+``GgpPlayer.handle(message, arrival)`` answers one parsed request (protocols.ggp.kif)
+and is called by the HTTP server.  Clocks are measured from ``arrival`` (the loop
+time the request reached the server) minus ``margin`` seconds for the network and
+the reply.  Every step that might take long (grounding, pausing the search) runs on a
+thread and is awaited only until the deadline; a late or failed step falls back to a
+uniformly random legal move, so a move reply is always legal and on time.
+
+The bot spec (``--bot``) picks the thinking: any search algorithm of
+``engine.search`` (``uct``, ``ucd``, ...) ponders continuously on a worker thread
+(protocols.ggp.thinker); a hand-written bot of ``bots`` (``random``, ``mc``) is asked
+to choose on a thread with the time left.  In GGP ``c`` is on the engine's 0..1
+reward scale (goals / 100): the UCD paper's c = 40 (section 4.4) is ``c=0.4``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from bots import make_bot, with_budget
+from bots.registry import BOTS, resolve
+from engine.errors import InvalidArgumentError, MiaiError
+from engine.games import State
+from engine.gdl.game import GdlGame
+from engine.gdl.prover_game import ProverGame
+from engine.search import UCT, algorithm_from_spec
+from protocols.ggp import kif
+from protocols.ggp.rules import AnyGame, AnyState, apply_joint, legal_texts, load_rules
+from protocols.ggp.thinker import SearchThinker
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BOT = "uct:c=0.4"
+# The UCD paper's GGP setting (section 4.4): c = 40 with goals 0..100, i.e. 0.4 on
+# the engine's 0..1 scale; (d1, d2, d3) = (2, 1, 2), its best for Connect 4.
+GGP_UCD = "ucd:c=0.4,d1=2,d2=1,d3=2"
+PRESETS = {"ggp-ucd": GGP_UCD}
+SEARCH_KEYS = ("seed", "nodes")  # spec keys the player reads itself for search bots
+MIN_THINK = 0.01
+GROUND_SECONDS = 30.0  # least time bound of grounding before the prover is used
+BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
+FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
+
+
+@dataclass
+class PlayerConfig:
+    bot: str = DEFAULT_BOT
+    name: str = "miai"
+    margin: float = 0.6         # seconds kept back from every clock
+    max_think: float | None = None  # cap on seconds per move (tests, quick matches)
+    ponder: bool = True         # search on the opponents' time and between requests
+    seed: int = 0
+
+
+@dataclass
+class Match:
+    match_id: str
+    role_name: str
+    rules: str
+    start_clock: int
+    play_clock: int
+    history: list[tuple[str, ...]] = field(default_factory=list)
+    game: AnyGame | None = None
+    state: AnyState | None = None
+    role: int = -1
+    thinker: SearchThinker | None = None
+    loading: asyncio.Future | None = None
+    error: str | None = None
+    prover: ProverGame | None = None  # legal moves while grounding is not done
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    moves_answered: int = 0
+    fallbacks: int = 0
+
+
+class GgpPlayer:
+    def __init__(self, config: PlayerConfig | None = None,
+                 loader: Callable[[str, str, float], AnyGame] = load_rules) -> None:
+        self.config = config or PlayerConfig()
+        self._loader = loader  # (rules, name, time limit) -> game; tests slow it down
+        # Rule steps (moves, legal moves) and hand-written bots get their own threads,
+        # so a bot that overruns its budget never delays a reply.
+        self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
+        self._bot_pool = ThreadPoolExecutor(1, "ggp-bot")
+        self._bot_work: asyncio.Future | None = None
+        spec = resolve(PRESETS.get(self.config.bot, self.config.bot))
+        self.spec = spec
+        self.is_search = spec.name not in BOTS
+        if self.is_search:  # fail now, not in a match, on a bad spec
+            algorithm_from_spec(spec.name, dict(spec.without(SEARCH_KEYS).params))
+        self.match: Match | None = None
+        self._lock = asyncio.Lock()
+        self._rng = random.Random(self.config.seed)
+        self.matches_played = 0
+
+    # -- entry point -----------------------------------------------------------------
+
+    async def handle(self, message: kif.Message, arrival: float) -> str:
+        if isinstance(message, kif.Info):
+            return kif.info_reply(self.config.name, "busy" if self.match else "available")
+        if isinstance(message, kif.Preview):
+            return "ready"
+        async with self._lock:
+            if isinstance(message, kif.Start):
+                return await self._start(message, arrival)
+            match = self.match
+            if match is None or message.match_id != match.match_id:
+                return "busy"
+            if isinstance(message, kif.Play):
+                return await self._play(match, message, arrival)
+            if isinstance(message, kif.Stop):  # the last joint move needs no search
+                self._end()
+                return "done"
+            self._end()
+            return "aborted"
+
+    def close(self) -> None:
+        self._end()
+        self._rules_pool.shutdown(wait=False, cancel_futures=True)
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- start -----------------------------------------------------------------------
+
+    async def _start(self, msg: kif.Start, arrival: float) -> str:
+        if self.match is not None:
+            return "busy"
+        match = Match(msg.match_id, msg.role, msg.rules, msg.start_clock, msg.play_clock)
+        self.match = match
+        loop = asyncio.get_running_loop()
+        match.loading = loop.run_in_executor(None, self._load, match)
+        deadline = arrival + msg.start_clock - self.config.margin
+        await _wait_until(match.loading, deadline)
+        self._pause_pondering(match)
+        return "ready"
+
+    def _load(self, match: Match) -> None:
+        """Ground the rules and start thinking (worker thread)."""
+        try:
+            limit = max(GROUND_SECONDS, match.start_clock + 10 * match.play_clock)
+            game = self._loader(match.rules, f"ggp-{match.match_id}", limit)
+            if match.role_name not in game.roles:
+                raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
+            role = game.roles.index(match.role_name)
+            with match.lock:  # _observe may add joint moves meanwhile
+                state = game.initial_state()
+                for joint in match.history:
+                    apply_joint(game, state, joint)
+                match.game, match.role, match.state = game, role, state
+                if self.is_search and isinstance(game, GdlGame) and not state.is_terminal():
+                    match.thinker = self._thinker(game, state, role)
+            if self.match is not match and match.thinker is not None:  # aborted meanwhile
+                match.thinker.close(timeout=0)
+                match.thinker = None
+        except (MiaiError, ValueError) as exc:
+            log.warning("match %s: cannot play the rules: %s", match.match_id, exc)
+            match.error = str(exc)
+
+    def _thinker(self, game: GdlGame, state: State, role: int) -> SearchThinker:
+        """The search of the bot spec; UCT (same c) where the spec's algorithm does
+        not take the game: one-player games (UCD's C code crashes on one-player
+        propnets, see docs/ggp.md) and games the C search refuses for the algorithm
+        (UCD takes two-player alternating games only, and GDL games may be
+        simultaneous)."""
+        params = dict(self.spec.without(SEARCH_KEYS).params)
+        algorithm = algorithm_from_spec(self.spec.name, params)
+        seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
+        nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
+        fallback = UCT(c=float(getattr(algorithm, "c", UCT.c)))
+        if game.n_roles == 1 and not isinstance(algorithm, UCT):
+            algorithm = fallback
+        try:
+            return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes)
+        except InvalidArgumentError as exc:
+            if isinstance(algorithm, UCT):
+                raise
+            log.warning("%s does not take %s (%s): searching with %s", self.spec, game.name,
+                        exc, fallback)
+            return SearchThinker(game, state, role, fallback, seed=seed, max_nodes=nodes)
+
+    # -- play ------------------------------------------------------------------------
+
+    def _apply(self, match: Match, moves: tuple[str, ...]) -> None:
+        """Record the joint move and, when the game is loaded, play it (any thread)."""
+        with match.lock:
+            match.history.append(moves)
+            if match.game is None or match.state is None:
+                return  # _load replays the history once the game is ready
+            try:
+                apply_joint(match.game, match.state, moves)
+            except MiaiError as exc:
+                match.error = f"the game master's joint move {moves}: {exc}"
+                log.warning("match %s: %s", match.match_id, match.error)
+                match.state = None  # we no longer know the position: fallbacks only
+                if match.thinker is not None:
+                    match.thinker.close(timeout=0)
+                    match.thinker = None
+
+    async def _observe(self, match: Match, moves: tuple[str, ...] | None,
+                       deadline: float) -> None:
+        if moves is None:
+            return
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(self._rules_pool, self._apply, match, moves)
+        if not await _wait_until(work, deadline):
+            return
+        thinker = match.thinker
+        if thinker is not None:
+            timeout = max(MIN_THINK, deadline - loop.time())
+            work = loop.run_in_executor(self._rules_pool, thinker.advance, list(moves),
+                                        timeout)
+            ok = await _wait_until(work, deadline + 0.05)
+            if not ok or not work.result():
+                log.warning("match %s: search restarted (%s)", match.match_id, thinker.failed)
+                match.thinker = None
+                thinker.close(timeout=0)
+                loop.run_in_executor(self._rules_pool, self._restart, match)
+
+    def _restart(self, match: Match) -> None:
+        """A fresh search from the match's position (after a failed advance)."""
+        with match.lock:
+            game, state = match.game, match.state
+            if (self.match is match and match.thinker is None and isinstance(game, GdlGame)
+                    and state is not None and not state.is_terminal()):
+                try:
+                    match.thinker = self._thinker(game, state, match.role)
+                except MiaiError as exc:
+                    log.warning("match %s: no search: %s", match.match_id, exc)
+
+    async def _play(self, match: Match, msg: kif.Play, arrival: float) -> str:
+        loop = asyncio.get_running_loop()
+        deadline = arrival + match.play_clock - self.config.margin
+        if self.config.max_think is not None:
+            deadline = min(deadline, arrival + self.config.max_think)
+        fallback_at = deadline - min(FALLBACK_SECONDS, match.play_clock / 4)
+        await self._observe(match, msg.moves, fallback_at)
+        if match.loading is not None and not match.loading.done():
+            await _wait_until(match.loading, fallback_at)
+        match.moves_answered += 1
+        legal = await self._legal(match, deadline)
+        if not legal:
+            match.fallbacks += 1
+            return "nil"  # nothing legal is known in time: the game master picks one
+        if len(legal) == 1:
+            self._pause_pondering(match)
+            return legal[0]
+        move: str | None = None
+        if match.thinker is not None:
+            match.thinker.resume()
+            await asyncio.sleep(max(0.0, deadline - loop.time()))
+            move = match.thinker.best(legal)
+            self._pause_pondering(match)
+        elif not self.is_search and isinstance(match.game, GdlGame):
+            move = await self._bot_move(match, deadline)
+        if move is None or move not in legal:
+            match.fallbacks += 1
+            move = self._rng.choice(legal)
+        return move
+
+    def _pause_pondering(self, match: Match) -> None:
+        if not self.config.ponder and match.thinker is not None:
+            match.thinker.pause(0.0)
+
+    async def _legal(self, match: Match, deadline: float) -> list[str]:
+        """Our legal moves, from the loaded game, else from the reference prover
+        (when grounding is still running); [] when neither answers by ``deadline``."""
+        loop = asyncio.get_running_loop()
+
+        def from_rules() -> list[str]:
+            with match.lock:
+                if match.game is not None and match.state is not None:
+                    if match.state.is_terminal():
+                        return []
+                    return legal_texts(match.game, match.state, match.role)
+                history = list(match.history)
+            if match.error is not None:
+                return []
+            if match.prover is None:
+                match.prover = ProverGame(match.rules, "fallback")
+            game = match.prover
+            if match.role_name not in game.roles:
+                return []
+            state = game.initial_state()
+            for joint in history:
+                apply_joint(game, state, joint)
+            return [] if state.is_terminal() else list(
+                state.rule_moves(game.roles.index(match.role_name)))
+
+        work = loop.run_in_executor(self._rules_pool, from_rules)
+        if await _wait_until(work, deadline):
+            try:
+                return work.result()
+            except MiaiError as exc:
+                log.warning("match %s: no legal moves: %s", match.match_id, exc)
+        return []
+
+    async def _bot_move(self, match: Match, deadline: float) -> str | None:
+        """A hand-written bot's move, chosen on a thread with the time left."""
+        loop = asyncio.get_running_loop()
+        left = deadline - loop.time()
+        seconds = max(MIN_THINK, left - min(BOT_SLACK, 0.2 * left))
+        game, state, role = match.game, match.state.copy(), match.role
+        if not isinstance(game, GdlGame):
+            return None
+        spec = with_budget(self.spec, seconds=seconds)
+
+        def choose() -> str:
+            bot = make_bot(spec, game, seed=self.config.seed)
+            bot.reset(game)
+            tm = state.to_move
+            move = bot.choose(state, role if tm < 0 else None)
+            return game.move_to_text(move, role)
+
+        if self._bot_work is not None and not self._bot_work.done():
+            return None  # the last choice is still running: do not queue behind it
+        work = self._bot_work = loop.run_in_executor(self._bot_pool, choose)
+        if await _wait_until(work, deadline):
+            try:
+                return work.result()
+            except MiaiError as exc:
+                log.warning("bot %s failed: %s", self.spec, exc)
+        return None
+
+    def _end(self) -> None:
+        match = self.match
+        if match is None:
+            return
+        self.match = None
+        self.matches_played += 1
+        if match.thinker is not None:
+            match.thinker.close(timeout=0.2)
+            match.thinker = None
+
+
+async def _wait_until(work: asyncio.Future, deadline: float) -> bool:
+    """Await ``work`` until the loop time ``deadline``; True if it finished (the work
+    is left running otherwise: threads cannot be cancelled)."""
+    left = deadline - asyncio.get_running_loop().time()
+    if left > 0:
+        await asyncio.wait({work}, timeout=left)
+    return work.done()
+

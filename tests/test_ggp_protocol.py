@@ -1,0 +1,157 @@
+"""The GGP player over loopback HTTP: every message, bad requests, a slow client.
+
+Move legality is judged by the reference prover (engine.gdl.prover_game), not by the
+propnet the player uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import aiohttp
+from ggp_helpers import post, rules, served
+
+from engine.gdl.prover_game import ProverGame
+from protocols.ggp import kif
+from protocols.ggp.player import PlayerConfig
+from protocols.ggp.rules import load_rules
+
+TTT = rules("tictactoe")
+FAST = PlayerConfig(bot="uct", max_think=0.1, margin=0.3)
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def test_info_headers_and_preflight() -> None:
+    async def main() -> None:
+        async with served(FAST) as (url, _), aiohttp.ClientSession() as s:
+            status, text, headers = await post(s, url, "( INFO )")
+            assert status == 200 and text == "((name miai) (status available))"
+            assert headers["Content-Type"].startswith("text/acl")
+            assert headers["Access-Control-Allow-Origin"] == "*"
+            async with s.options(url, headers={"Origin": "http://example.org",
+                                               "Access-Control-Request-Method": "POST"}) as r:
+                assert r.status == 204
+                assert r.headers["Access-Control-Allow-Origin"] == "*"
+                assert "POST" in r.headers["Access-Control-Allow-Methods"]
+            async with s.get(url) as r:
+                assert r.status == 200 and "available" in await r.text()
+    run(main())
+
+
+def test_a_whole_match_by_hand() -> None:
+    oracle = ProverGame(TTT)
+
+    async def main() -> None:
+        async with served(FAST) as (url, player), aiohttp.ClientSession() as s:
+            assert (await post(s, url, f"(preview ({TTT}) 5)"))[1] == "ready"
+            assert (await post(s, url, f"(START M1 OPlayer ({TTT}) 5 2)"))[1] == "ready"
+            assert (await post(s, url, "(info)"))[1] == "((name miai) (status busy))"
+            # a second match while one runs: busy, and the first goes on
+            assert (await post(s, url, kif.start_text("m2", "xplayer", TTT, 5, 2)))[1] == "busy"
+            assert (await post(s, url, "(play m2 nil)"))[1] == "busy"
+            state = oracle.initial_state()
+            last = "nil"
+            while not state.is_terminal():
+                status, reply, _ = await post(s, url, f"  (play   m1 {last} ) ")
+                assert status == 200
+                move = kif.parse_move_reply(reply)
+                assert move in state.rule_moves(1)
+                x_move = sorted(state.rule_moves(0))[0]  # xplayer: first legal move
+                joint = [x_move, move]
+                state.play_joint(joint)
+                last = "(" + " ".join(joint) + ")"
+            assert (await post(s, url, f"(stop m1 {last})"))[1] == "done"
+            assert player.match is None
+            assert (await post(s, url, "(info)"))[1] == "((name miai) (status available))"
+            # a new match is accepted after the first, and can be aborted
+            assert (await post(s, url, kif.start_text("m3", "xplayer", TTT, 5, 2)))[1] == "ready"
+            assert (await post(s, url, "(abort wrong-id)"))[1] == "busy"
+            assert (await post(s, url, "(ABORT m3)"))[1] == "aborted"
+            assert (await post(s, url, "(stop m3 nil)"))[1] == "busy"
+    run(main())
+
+
+def test_bad_requests_get_http_errors_and_the_player_keeps_serving() -> None:
+    async def main() -> None:
+        limit = 64 * 1024  # the real limit (MAX_BODY, 8 MB) is slow to exceed in a test
+        async with served(FAST, max_body=limit) as (url, _), aiohttp.ClientSession() as s:
+            for body, code in [("", 400), ("   \n", 400), ("(hello world)", 400),
+                               ("(play m1", 400), ("(start m r ((role r)) 0 1)", 400),
+                               (b"(info \xff\xfe)", 400), ("(" + "x " * limit + ")", 413)]:
+                status, _, headers = await post(s, url, body)
+                assert status == code, body[:40]
+                assert headers["Access-Control-Allow-Origin"] == "*"
+                assert (await post(s, url, "(info)"))[0] == 200
+    run(main())
+
+
+def test_a_slow_client_does_not_block_others() -> None:
+    async def main() -> None:
+        async with served(FAST) as (url, _), aiohttp.ClientSession() as s:
+            port = int(url.rsplit(":", 1)[1].strip("/"))
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            body = b"(INFO)"
+            writer.write(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/acl\r\n"
+                         + f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:2])
+            await writer.drain()
+            for _ in range(3):  # others are served while the slow body trickles in
+                assert (await post(s, url, "(info)", timeout=5))[1].endswith("available))")
+                await asyncio.sleep(0.05)
+            writer.write(body[2:])
+            await writer.drain()
+            head = await asyncio.wait_for(reader.read(4096), 5)
+            writer.close()
+            assert head.startswith(b"HTTP/1.1 200")
+            assert head.rstrip().endswith(b"((name miai) (status available))")
+    run(main())
+
+
+def test_rules_the_player_cannot_use_still_get_an_answer() -> None:
+    async def main() -> None:
+        async with served(FAST) as (url, player), aiohttp.ClientSession() as s:
+            # a role that is not in the rules: ready (the game master decides), no crash
+            assert (await post(s, url, kif.start_text("m", "nobody", TTT, 3, 2)))[1] == "ready"
+            status, _, _ = await post(s, url, "(play m nil)")
+            assert status == 200 and player.match is not None
+            assert player.match.error is not None and "nobody" in player.match.error
+            assert (await post(s, url, "(abort m)"))[1] == "aborted"
+    run(main())
+
+
+def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
+    """Grounding held back past the start clock and the first play clocks: those
+    replies come from the reference prover; once grounding ends, from the search."""
+    text = rules("tictactoe")
+    oracle = ProverGame(text)
+    release = threading.Event()
+
+    def slow_loader(rules_text: str, name: str, time_limit: float) -> object:
+        release.wait(20)
+        return load_rules(rules_text, name, time_limit)
+
+    async def main() -> None:
+        async with served(FAST, loader=slow_loader) as (url, player), \
+                aiohttp.ClientSession() as s:
+            assert (await post(s, url, kif.start_text("g", "xplayer", text, 1, 1)))[1] == "ready"
+            state = oracle.initial_state()
+            last = "nil"
+            for ply in range(6):
+                if ply == 3:
+                    release.set()
+                    await asyncio.sleep(0.3)
+                reply = (await post(s, url, f"(play g {last})"))[1]
+                assert player.match is not None
+                assert (player.match.game is None) == (ply < 3)
+                mover = 0 if ply % 2 == 0 else 1
+                move = kif.parse_move_reply(reply)
+                assert move in state.rule_moves(0)
+                joint = [move, sorted(state.rule_moves(1))[0]]
+                assert len(state.rule_moves(1 - mover)) == 1
+                state.play_joint(joint)
+                last = "(" + " ".join(joint) + ")"
+            assert (await post(s, url, "(abort g)"))[1] == "aborted"
+    run(main())
