@@ -162,18 +162,14 @@ class GgpPlayer:
             match.error = str(exc)
 
     def _thinker(self, game: GdlGame, state: State, role: int) -> SearchThinker:
-        """The search of the bot spec; UCT (same c) where the spec's algorithm does
-        not take the game: one-player games (UCD's C code crashes on one-player
-        propnets, see docs/ggp.md) and games the C search refuses for the algorithm
-        (UCD takes two-player alternating games only, and GDL games may be
-        simultaneous)."""
+        """The search of the bot spec; UCT (same c) where the C search refuses the
+        spec's algorithm for the game (UCD takes one-player and two-player alternating
+        games only, and multi-role GDL games may be simultaneous: docs/ggp.md)."""
         params = dict(self.spec.without(SEARCH_KEYS).params)
         algorithm = algorithm_from_spec(self.spec.name, params)
         seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
         nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
         fallback = UCT(c=float(getattr(algorithm, "c", UCT.c)))
-        if game.n_roles == 1 and not isinstance(algorithm, UCT):
-            algorithm = fallback
         try:
             return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes)
         except InvalidArgumentError as exc:
