@@ -15,6 +15,9 @@ bot specs; default ``uct``) this measures, in one process and one run:
     check on the reported figure; coarse for small searches);
   * with several algorithms, iterations/s relative to the first one (plain UCT).
 
+Rates are per CPU second of this process (``time.process_time``), so load from other
+jobs on a shared machine counts against neither side.
+
 Targets (issue "Search core"): >= 10x OpenSpiel's simulations/s, tree overhead < 35%,
 <= 48 bytes per edge.  ``--check`` exits 1 when a measured figure misses a target.
 ``--quick`` runs tiny budgets (the test suite runs it so the script never rots); it
@@ -106,11 +109,11 @@ def rss_bytes() -> int:
 def raw_playouts_per_s(state: games.State, n: int, min_seconds: float) -> float:
     """Batches of ``n`` playouts until ``min_seconds`` have passed (at least one)."""
     done, seed = 0, 12345
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     while True:
         playout_run(state, n, seed)
         done, seed = done + n, seed + 1
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         if elapsed >= min_seconds:
             return done / max(elapsed, 1e-9)
 
@@ -148,10 +151,10 @@ def openspiel_sims_per_s(game: games.Game, sims: int,
     bot = pyspiel.MCTSBot(os_game, evaluator, 2.0, sims, 4000, False, 7, False)
     state = os_game.new_initial_state()
     done = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     while True:  # fresh searches of `sims` simulations until min_seconds have passed
         done += bot.mcts_search(state).explore_count
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         if elapsed >= min_seconds:
             return done / max(elapsed, 1e-9), ""
 
@@ -208,16 +211,16 @@ def search_rate(search: Any, state: games.State, spec_text: str, iterations: int
                 min_seconds: float) -> tuple[float, int, Any]:
     """(iterations/s, iterations, the first result) of fresh searches of ``iterations``
     (unless the spec sets them) run until ``min_seconds`` have passed."""
-    done, wall, first = 0, 0.0, None
-    while first is None or wall < min_seconds:
+    done, cpu, first = 0, 0.0, None
+    while first is None or cpu < min_seconds:
         s, n = new_search(search, state, spec_text, seed_offset=done)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         result = s.run(iterations=n or iterations)
-        wall += time.perf_counter() - t0
+        cpu += time.process_time() - t0
         done += int(result.iterations)
         if first is None:
             first = result
-    return done / max(wall, 1e-9), done, first
+    return done / max(cpu, 1e-9), done, first
 
 
 def fill_memory(row: Row, result: Any, state: games.State, iterations: int) -> None:
