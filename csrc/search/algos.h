@@ -1,9 +1,13 @@
 /* algos.h -- pieces shared by the papers' policies (ucd.c, auct.c, uctstar.c, solver.c).
  *
  * Contract:
- *   - Every policy here is alternating-move only and works for one role or two roles
- *     whose rewards sum to 1 (win/draw/loss): the mean of an edge as seen by the other
- *     role is 1 - mean (miai_q_for).  init refuses other games with MIAI_EINVAL.
+ *   - Every policy here works for one role or two roles whose rewards sum to 1
+ *     (win/draw/loss): the mean of an edge as seen by the other role is 1 - mean
+ *     (miai_q_for).  init refuses games with more than two roles (MIAI_EINVAL).  The
+ *     algorithms are defined for alternating moves: at a simultaneous node (a GDL game
+ *     may have some) every policy selects by plain decoupled UCT (miai_select_plain)
+ *     and its own backup skips the node (UCD refreshes its sums along such a path
+ *     only; the solver proves nothing there).
  *   - Policy flag bits (inside MIAI_EDGE_POLICY) used by these policies:
  *       MIAI_EDGE_WIN / MIAI_EDGE_LOSS   the MCTS-Solver's proven value of the edge for
  *                                        its role (solver.c; any policy with the solver);
@@ -93,6 +97,17 @@ static inline uint32_t miai_pick_unvisited(const miai_edge *edges, uint32_t firs
     return MIAI_NIL;
 }
 
+static inline bool miai_simultaneous_at(const miai_dag *d, uint32_t node) {
+    return d->nodes[node].to_move == MIAI_SIMULTANEOUS;
+}
+
+/* Does the path pass a simultaneous node? */
+static inline bool miai_path_simultaneous(const miai_dag *d, const miai_path *path) {
+    for (uint32_t k = 0; k < path->len; k++)
+        if (miai_simultaneous_at(d, path->steps[k].node)) return true;
+    return false;
+}
+
 /* A payoff total `q` over `n` payoffs of role `from`, as seen by role `to`. */
 static inline double miai_q_for(double q, double n, uint32_t from, uint32_t to) {
     return from == to ? q : n - q;
@@ -112,6 +127,25 @@ static inline double miai_ucb(double sum, double n, double k) {
     if (n == 0) return INFINITY;
     double inv = 1.0 / n;
     return sum * inv + k * sqrt(inv);
+}
+
+/* uct.c's selection over edges[first .. first + count) (decoupled UCT at a
+ * simultaneous node's role block). */
+static inline uint32_t miai_select_plain(miai_search *s, double c, uint32_t first,
+                                         uint32_t count) {
+    const miai_edge *edges = s->dag.edges;
+    uint32_t mask = miai_exclusion(edges, first, count, false);
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
+    uint64_t parent = 0;
+    for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
+    double k = miai_ucb_factor(c, (double)parent);
+    miai_argmax best;
+    miai_argmax_init(&best, first);
+    for (uint32_t i = first; i < first + count; i++)
+        if (!(edges[i].flags & mask))
+            miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].sum, edges[i].n, k));
+    return best.chosen;
 }
 
 /* Games these policies accept (see the contract). */

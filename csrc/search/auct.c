@@ -76,10 +76,10 @@ static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t 
 
 static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
-    (void)node;
     (void)role;
     const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
+    if (miai_simultaneous_at(&s->dag, node)) return miai_select_plain(s, p->cfg.c, first, count);
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
@@ -136,18 +136,19 @@ static void auct_backup(miai_policy *p, miai_search *s, const miai_path *path,
     miai_backup_descent(s, path, rewards);
     for (uint32_t k = path->len; k-- > 0;) {
         const miai_step *st = &path->steps[k];
-        velocities_and_ratio(a, d, st->node, st->edge,
-                             k > 0 ? path->steps[k - 1].edge : MIAI_NIL);
+        if (miai_simultaneous_at(d, st->node)) continue;
+        bool into = k > 0 && !miai_simultaneous_at(d, path->steps[k - 1].node);
+        velocities_and_ratio(a, d, st->node, st->edge, into ? path->steps[k - 1].edge : MIAI_NIL);
     }
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
 
 static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
-    (void)node;
     (void)role;
     const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
+    if (miai_simultaneous_at(&s->dag, node)) return miai_select_plain(s, p->cfg.c, first, count);
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
@@ -174,6 +175,7 @@ static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
     miai_backup_descent(s, path, rewards);
     for (uint32_t k = 0; k < path->len; k++) {
         const miai_step *st = &path->steps[k];
+        if (miai_simultaneous_at(d, st->node)) continue;
         const miai_node *x = &d->nodes[st->node];
         double r = rewards[st->role];
         for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {

@@ -12,8 +12,7 @@
 #include "algos.h"
 
 int miai_algos_check_game(const miai_search *s) {
-    const miai_game_facts *f = &s->game->facts;
-    return (f->simultaneous || f->n_roles > 2) ? MIAI_EINVAL : MIAI_OK;
+    return s->game->facts.n_roles > 2 ? MIAI_EINVAL : MIAI_OK;
 }
 
 bool miai_solver_on(const miai_policy *p) { return p->cfg.params[MIAI_PARAM_SOLVER] != 0.0; }
@@ -46,6 +45,7 @@ void miai_solver_backup(miai_search *s, const miai_path *path, const double *rew
     if (path->len == 0) return;
     miai_edge *last = &d->edges[path->steps[path->len - 1].edge];
     uint32_t leaf = path->leaf;
+    if (miai_simultaneous_at(d, path->steps[path->len - 1].node)) return; /* no proofs */
     if (leaf != MIAI_NIL && d->nodes[leaf].to_move == MIAI_NOBODY) {
         double r = rewards[path->steps[path->len - 1].role];
         if (r >= 1.0) mark(last, 1);
@@ -62,6 +62,7 @@ void miai_solver_backup(miai_search *s, const miai_path *path, const double *rew
         uint32_t node = path->steps[k].node;
         int st = node_status(d, node);
         if (st == 0) break;
+        if (k > 0 && miai_simultaneous_at(d, path->steps[k - 1].node)) break;
         if (k == 0) {
             atomic_store(&s->stop, true);
             break;

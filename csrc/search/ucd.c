@@ -578,6 +578,7 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     (void)role;
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
+    if (miai_simultaneous_at(d, node)) return miai_select_plain(s, p->cfg.c, first, count);
     ucd_prepare(u, s, node);
     const miai_edge *edges = d->edges;
     uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
@@ -623,7 +624,13 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
     ucd_grow(u, d);
-    if (u->recurse || u->refresh || path->len == 0) {
+    if (!u->recurse && !u->refresh && miai_path_simultaneous(d, path)) {
+        /* decoupled UCT's statistics; the sums of the path's nodes from their edges */
+        ucd_sync(u, s);
+        miai_backup_descent(s, path, rewards);
+        for (uint32_t k = path->len; k-- > 0;) node_sums(u, d, path->steps[k].node);
+        u->seen_iterations = s->root_iterations + 1;
+    } else if (u->recurse || u->refresh || path->len == 0) {
         miai_backup_descent(s, path, rewards);
     } else {
         ucd_sync(u, s);

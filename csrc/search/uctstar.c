@@ -92,6 +92,9 @@ static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     (void)role;
     const star_data *a = p->data;
     const miai_dag *d = &s->dag;
+    if (miai_simultaneous_at(d, node))
+        return a->random ? first + miai_rng_below(&s->rng, count)
+                         : miai_select_plain(s, p->cfg.c, first, count);
     if (a->prune && (!a->root_only || node == d->root) &&
         d->nodes[d->root].n % a->step == a->step - 1) {
         prune_node(a, s, first, count);

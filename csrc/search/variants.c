@@ -46,7 +46,8 @@ int miai_variant_root_proven(const miai_search *s, int32_t *out) {
 
 int miai_variant_prune_root(miai_search *s, uint32_t *left) {
     if (!s || !left || s->policy.cfg.algorithm != MIAI_ALG_UCTSTAR) return MIAI_EINVAL;
-    if (s->dag.nodes[s->dag.root].to_move == MIAI_NOBODY) return MIAI_ESTATE;
+    int32_t tm = s->dag.nodes[s->dag.root].to_move;
+    if (tm == MIAI_NOBODY || tm == MIAI_SIMULTANEOUS) return MIAI_ESTATE;
     miai_uctstar_prune_root(&s->policy, s, left);
     return MIAI_OK;
 }
