@@ -2,6 +2,8 @@
  * 3x3 patterns, switchable eye rule (contract in go_policy.h). */
 #include "go_policy.h"
 
+#include "go.h"
+
 #include <string.h>
 
 /* ---- 3x3 patterns ---- */
@@ -292,4 +294,42 @@ uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *
     }
     if (trace_len) *trace_len = tl;
     return plies;
+}
+
+int go_prior_kinds(const miai_game *g, const void *state, const miai_move *moves, uint32_t n,
+                   int8_t *kind) {
+    if (!go_is_go(g) || !state || (n && (!moves || !kind))) return MIAI_EINVAL;
+    const go_data *d = g->data;
+    go_view v = go_cview_of(d, state);
+    int32_t mover = v.f->head.to_move;
+    if (mover != 0 && mover != 1) {
+        for (uint32_t i = 0; i < n; i++) kind[i] = 0;
+        return MIAI_OK;
+    }
+    uint32_t c = (uint32_t)mover + 1, last = v.f->last;
+    uint16_t saves[64];
+    uint32_t n_saves = go_atari_replies(&v, last, c, 0, saves, 64);
+    for (uint32_t i = 0; i < n; i++) {
+        kind[i] = 0;
+        if (moves[i] > d->n_moves) return MIAI_EINVAL;
+        if (moves[i] == d->n_moves) {
+            if (4u * v.f->n_empty > d->n_moves) kind[i] = -1;
+            continue;
+        }
+        uint32_t p = d->point_of_move[moves[i]];
+        if (v.color[p] != GO_EMPTY) continue;
+        if (go_is_own_eye(&v, p, c) || go_is_bad_self_atari(&v, p, c)) {
+            kind[i] = -1;
+            continue;
+        }
+        bool good = go_captures_at(&v, p, c);
+        for (uint32_t k = 0; k < n_saves && !good; k++) good = saves[k] == p;
+        if (!good && last) {
+            int32_t dr = (int32_t)(p / d->W) - (int32_t)(last / d->W);
+            int32_t dc = (int32_t)(p % d->W) - (int32_t)(last % d->W);
+            good = dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1 && go_pattern_match(&v, p);
+        }
+        if (good) kind[i] = 1;
+    }
+    return MIAI_OK;
 }

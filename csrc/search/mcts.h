@@ -46,6 +46,12 @@ struct miai_search {
     uint64_t root_iterations;
     double seconds;
     double root_sum[MIAI_MAX_ROLES];  /* rewards per role since the root was set */
+    /* AMAF hook: a policy that sets trace (in its init; it owns the buffer) gets the
+     * moves of each iteration's playout in trace[0 .. trace_len) (up to trace_cap),
+     * trace_role being the role that made the first (MIAI_NOBODY: no playout). */
+    miai_move *trace;
+    uint32_t trace_cap, trace_len;
+    int32_t trace_role;
 };
 
 /* One iteration; `rewards` gets the playout's reward per role. */

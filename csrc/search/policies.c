@@ -3,9 +3,11 @@
 #include "policy.h"
 
 extern const miai_policy_ops miai_uct_policy;
+extern const miai_policy_ops miai_rave_policy;
 
 static const miai_policy_ops *const miai_policies[MIAI_ALG_COUNT] = {
     [MIAI_ALG_UCT] = &miai_uct_policy,
+    [MIAI_ALG_RAVE] = &miai_rave_policy,
 };
 
 const miai_policy_ops *miai_policy_for(uint32_t algorithm) {

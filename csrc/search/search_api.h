@@ -28,7 +28,8 @@
 
 /* Algorithms (policy ids); csrc/search/policies.c maps each to its vtable. */
 #define MIAI_ALG_UCT 0
-#define MIAI_ALG_COUNT 1
+#define MIAI_ALG_RAVE 5      /* rave.c: RAVE/AMAF with priors (ids 1-4: wt/algos) */
+#define MIAI_ALG_COUNT 6
 
 #define MIAI_MODE_TREE 0   /* no transposition detection */
 #define MIAI_MODE_DAG 1    /* one node per position */

@@ -3,9 +3,11 @@
 from engine.search.algorithms import algorithm_from_spec, register
 from engine.search.result import MoveStats, SearchResult, confidence_interval
 from engine.search.search import EdgeStats, Search
+from engine.search.rave import RAVE
 from engine.search.uct import UCT
 
 __all__ = [
+    "RAVE",
     "UCT",
     "EdgeStats",
     "MoveStats",
