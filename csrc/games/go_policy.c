@@ -168,17 +168,17 @@ static uint32_t go_size_after(const go_view *v, uint32_t p, uint32_t c) {
     return size;
 }
 
-bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
-    if (go_size_after(v, p, c) < GO_SELF_ATARI_MIN) return false;
-    return go_libs_after(v, p, c, 2) < 2;
-}
-
 bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
     const uint32_t W = v->W, o = 3 - c;
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
     for (int k = 0; k < 4; k++)
         if (v->color[nbs[k]] == o && go_only_lib_is(v, v->gid[nbs[k]], p)) return true;
     return false;
+}
+
+bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
+    if (go_size_after(v, p, c) < GO_SELF_ATARI_MIN || go_captures_at(v, p, c)) return false;
+    return go_libs_after(v, p, c, 2) < 2;
 }
 
 /* ---- the policy's rules ---- */

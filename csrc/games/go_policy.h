@@ -6,8 +6,9 @@
  *       GO_POLICY_ATARI      answer the last move: capture a group it left in atari,
  *                            save an own group it put in atari (extend to a point
  *                            with at least two liberties, or capture a neighbour);
- *       GO_POLICY_SELF_ATARI never play a self-atari of a group of GO_SELF_ATARI_MIN
- *                            or more stones (single-stone throw-ins stay allowed);
+ *       GO_POLICY_SELF_ATARI never play a non-capturing self-atari of a group of
+ *                            GO_SELF_ATARI_MIN or more stones (single-stone
+ *                            throw-ins stay allowed);
  *       GO_POLICY_PATTERN    play a MoGo 3x3 pattern move next to the last move;
  *       GO_POLICY_FILL_EYES  switch OFF the rule that never fills an own eye.
  *     0 is the light policy of go_play_out (uniform, no eye filling).  Each rule draws
@@ -47,7 +48,8 @@ uint32_t go_atari_lib(const go_view *v, uint32_t g);
 /* Liberties (counted up to `cap`) of the group colour c would form at empty p. */
 uint32_t go_libs_after(const go_view *v, uint32_t p, uint32_t c, uint32_t cap);
 
-/* Would c at p be a self-atari of a group of GO_SELF_ATARI_MIN or more stones? */
+/* Would c at p capture nothing and leave its group of GO_SELF_ATARI_MIN or more
+ * stones with one liberty (a bad self-atari)? */
 bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c);
 
 /* Would c at p capture at least one stone? */
