@@ -71,6 +71,13 @@ def test_result_reports_consistent_statistics() -> None:
     assert result.extra["bytes_per_edge"] <= 48
     assert math.isclose(result.extra["root_values"][0], result.root_value)
     assert result.nodes == search.info()["nodes"]
+    role_means = result.extra["role_means"]
+    for m in result.moves:
+        means, count = role_means[m.text]
+        assert count == m.visits
+        if count:
+            assert math.isclose(means[0], m.mean)
+            assert math.isclose(means[0] + means[1], 1.0)  # tictactoe is zero-sum
 
 
 def test_confidence_interval_is_the_bernoulli_wald_interval() -> None:
@@ -232,6 +239,8 @@ def test_algorithm_from_spec() -> None:
         {"seed": 2**64},
         {"max_nodes": 0},
         {"max_nodes": 2**40},
+        {"max_bytes": 1000},
+        {"max_bytes": 2.5e6},
         {"mode": "graph"},
         {"role": 2},
         {"role": -1},

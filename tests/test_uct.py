@@ -39,6 +39,22 @@ def test_uct_finds_forced_win_or_only_defence(mode: str, moves: str, answer: set
     assert result.best_text in answer, result.moves
 
 
+@pytest.mark.parametrize(
+    ("moves", "answer"),
+    [
+        ("a a b b c c", "d"),   # x completes the bottom row
+        ("a g b g c", "d"),     # o's only defence against the bottom row
+        ("d a d a d", "d"),     # o must cap the d column
+    ],
+)
+def test_uct_finds_forced_win_or_only_defence_in_connect4(moves: str, answer: str) -> None:
+    state = games.create("connect4").initial_state()
+    for m in moves.split():
+        state.play(m)
+    result = Search(state, UCT(c=0.7), iterations=20_000, seed=3).run()
+    assert result.best_text == answer, result.moves
+
+
 def test_forced_win_found_with_mean_final_choice() -> None:
     result = Search(ttt("a3 a2 b3 b2"), UCT(final="mean"), iterations=3000, seed=1).run()
     assert result.best_text == "c3"

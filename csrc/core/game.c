@@ -296,6 +296,7 @@ static uint64_t perft_rec(const miai_game *g, const void *state, uint32_t depth,
         }
         return total;
     }
+    if (h->to_move < 0 || (uint32_t)h->to_move >= nr) return 0; /* corrupted state */
     miai_move moves[ml ? ml : 1];
     uint32_t r = (uint32_t)h->to_move;
     uint32_t n = g->ops->legal(g, state, r, moves);

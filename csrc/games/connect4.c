@@ -12,8 +12,9 @@
  * column is an always-empty sentinel, so the lowest empty cell of every column is
  * ((mask + BOTTOM) & BOARD) and shifted-AND line tests never wrap between columns.
  * Only the stones of the player who just moved are tested for a line, and only
- * after their move.  The state is the two stone bitboards plus the head; everything
- * else (heights, winner) is derived, and `check` recomputes and validates it.
+ * after their move.  The state is the head, the two stone bitboards and the winner
+ * (kept so rewards are one load); column heights are never stored.  `check`
+ * recomputes the winner, the mover and the ply from the stones and checks gravity.
  *
  * Zobrist: one key per (colour, cell) and one for "o to move"; incremental in play,
  * recomputed by key_full from the stones.  `render` prints the top row first.
@@ -112,12 +113,16 @@ static uint32_t c4_playout(const miai_game *g, void *state, miai_rng *rng, miai_
     const c4_data *d = g->data;
     c4_state *s = state;
     uint32_t plies = 0, tl = 0;
-    while (s->head.to_move >= 0 && s->head.ply < g->facts.max_plies) {
+    /* (uint32_t)to_move < 2: a state its owner corrupted stops here rather than
+     * indexing out of bounds. */
+    while ((uint32_t)s->head.to_move < 2 && s->head.ply < g->facts.max_plies) {
         /* Listing the cells first keeps the branches predictable (a loop that
-         * stops at a random bit does not). */
+         * stops at a random bit does not).  One drop cell per column, unless the
+         * state was corrupted: room for every cell, and none ends the playout. */
         uint64_t drops = c4_drop_cells(s->stones[0] | s->stones[1]);
-        uint32_t n = 0, bits[C4_COLS];
+        uint32_t n = 0, bits[C4_COLS * C4_ROWS];
         for (; drops; drops &= drops - 1) bits[n++] = (uint32_t)__builtin_ctzll(drops);
+        if (n == 0) break;
         uint32_t bit = bits[miai_rng_below(rng, n)];
         if (trace && tl < trace_cap) trace[tl++] = bit / C4_H;
         c4_apply(d, s, s->head.to_move, 1ULL << bit);
@@ -138,8 +143,8 @@ static void c4_key_full(const miai_game *g, const void *state, uint64_t *k1, uin
     const c4_state *s = state;
     const c4_data *d = g->data;
     *k1 = *k2 = 0;
-    for (int r = 0; r < 2; r++)
-        for (uint64_t b = s->stones[r]; b; b &= b - 1)
+    for (int r = 0; r < 2; r++) /* & C4_BOARD: bits off the board have no key */
+        for (uint64_t b = s->stones[r] & C4_BOARD; b; b &= b - 1)
             miai_zxor2(k1, k2, d->stone[r][__builtin_ctzll(b)]);
     if (__builtin_popcountll(s->stones[0] | s->stones[1]) & 1) miai_zxor2(k1, k2, d->side);
 }

@@ -98,12 +98,25 @@ static inline bool hav_own(const hav_state *s, uint32_t r, int32_t q) {
     return q >= 0 && hav_has(s->occ[r], (uint32_t)q);
 }
 
-static uint32_t hav_find(uint16_t *parent, uint32_t x) {
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
+/* Has v at least k set bits?  (Clears the lowest set bit k-1 times; no popcount call,
+ * which without -mpopcnt is a library call on the hot path.) */
+static inline bool hav_bits_at_least(uint32_t v, int k) {
+    for (int i = 1; i < k; i++) v &= v - 1;
+    return v != 0;
+}
+
+/* Root of x with path halving (mutates the forest).  Path halving also ends on a
+ * cycle, and ids past the board stop the walk: a state corrupted by its owner gives
+ * wrong answers, never an out-of-bounds access or an endless loop. */
+static uint32_t hav_find(uint16_t *parent, uint32_t x, uint32_t cells) {
+    for (;;) {
+        uint32_t p = parent[x];
+        if (p == x || p >= cells) return x;
+        uint32_t gp = parent[p];
+        if (gp >= cells) return p;
+        parent[x] = (uint16_t)gp;
+        x = gp;
     }
-    return x;
 }
 
 static void hav_init(const miai_game *g, void *state) {
@@ -147,7 +160,7 @@ static bool hav_closes_loop(const hav_data *d, hav_state *s, uint32_t r, uint32_
     for (int i = 1; i <= 6; i++) {
         int k = (start + i) % 6;
         if (own[k] && !own[(k + 5) % 6]) /* first cell of an arc */
-            arc_root[n_arcs++] = hav_find(parent, (uint32_t)d->nb[c][k]);
+            arc_root[n_arcs++] = hav_find(parent, (uint32_t)d->nb[c][k], d->cells);
     }
     for (uint32_t i = 0; i < n_arcs; i++)
         for (uint32_t j = i + 1; j < n_arcs; j++)
@@ -202,12 +215,13 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
     miai_zxor(&s->head, hav_zstone(d, r, c));
     miai_zxor(&s->head, hav_zside(d));
     s->head.ply++;
-    uint32_t root = c;
+    uint32_t root = c, n_own = 0;
     uint16_t m = d->mark_of[c];
     for (int k = 0; k < 6; k++) {
         int32_t q = d->nb[c][k];
         if (q < 0 || !hav_has(s->occ[r], (uint32_t)q)) continue;
-        uint32_t qr = hav_find(parent, (uint32_t)q);
+        n_own++;
+        uint32_t qr = hav_find(parent, (uint32_t)q, d->cells);
         if (qr == root) continue;
         m |= marks[qr];
         if (root == c) {
@@ -219,10 +233,12 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
     }
     marks[root] = m;
     uint8_t kind = 0;
-    if (__builtin_popcount(m & HAV_CORNERS) >= 2) kind |= HAV_BRIDGE;
-    if (__builtin_popcount(m >> HAV_SIDE_SHIFT) >= 3) kind |= HAV_FORK;
+    if (hav_bits_at_least(m & HAV_CORNERS, 2)) kind |= HAV_BRIDGE;
+    if (hav_bits_at_least((uint32_t)m >> HAV_SIDE_SHIFT, 3)) kind |= HAV_FORK;
     if (loop && hav_encloses(d, s, r, c)) kind |= HAV_RING;
-    if (!(kind & HAV_RING)) {
+    /* Case (b) needs three own neighbours of c: c itself has six, and a surrounded
+     * neighbour n needs n and the two cells next to both c and n. */
+    if (!(kind & HAV_RING) && n_own >= 3) {
         bool blob = hav_surrounded(d, s, r, c);
         for (int k = 0; k < 6 && !blob; k++)
             if (hav_own(s, r, d->nb[c][k])) blob = hav_surrounded(d, s, r, (uint32_t)d->nb[c][k]);
@@ -240,8 +256,11 @@ static void hav_play_cell(const hav_data *d, hav_state *s, uint32_t c) {
 }
 
 static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
+    const hav_data *d = g->data;
     hav_state *s = state;
-    hav_play_cell(g->data, s, moves[s->head.to_move]);
+    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
+    miai_move m = moves[s->head.to_move];
+    if (m < d->cells) hav_play_cell(d, s, m);
 }
 
 /* Uniformly random moves, like the generic playout, drawing from an array of the empty
@@ -252,8 +271,9 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
     hav_state *s = state;
     miai_move empty[HAV_MAX_CELLS];
     uint32_t n_empty = 0, plies = 0, tl = 0;
-    if (s->head.to_move != MIAI_NOBODY)
-        n_empty = hav_legal(g, s, (uint32_t)s->head.to_move, empty);
+    if (trace_len) *trace_len = 0;
+    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
+    n_empty = hav_legal(g, s, (uint32_t)s->head.to_move, empty);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies && n_empty) {
         uint32_t i = miai_rng_below(rng, n_empty);
         miai_move m = empty[i];
@@ -432,7 +452,7 @@ static int hav_check(const miai_game *g, const void *state) {
         uint32_t x = i, steps = 0;
         while (parent[x] != x && steps++ <= d->cells) {
             x = parent[x];
-            if (!hav_has(s->occ[owner], x)) return MIAI_ECORRUPT;
+            if (x >= d->cells || !hav_has(s->occ[owner], x)) return MIAI_ECORRUPT;
         }
         if (parent[x] != x) return MIAI_ECORRUPT;
         root[i] = (uint16_t)x;

@@ -8,7 +8,8 @@
  *     OpenSpiel's action id.
  *   - Each row is drawn half a cell to the right of the row above it (see render), so
  *     the neighbours of (r, c) are (r-1, c), (r-1, c+1), (r, c+1), (r+1, c), (r+1, c-1)
- *     and (r, c-1).  Corner (0, n-1) is the acute corner at the top right.
+ *     and (r, c-1).  The top-left and bottom-right corners are acute (two neighbours),
+ *     the top-right and bottom-left ones obtuse (three).
  *   - Move text: column letter then row number, both from 1 at the top-left corner:
  *     "a1" = id 0 (top left), "b3" = row 3 from the top, column b = id 2 * n + 1.
  *     Letters a..s, numbers 1..19; upper-case letters are accepted.
@@ -70,13 +71,18 @@ static const uint8_t *hex_cedges(const hex_data *d, const void *s) {
 
 static inline bool hex_has(const uint64_t *bb, uint32_t i) { return bb[i >> 6] >> (i & 63) & 1; }
 
-/* Root of x with path halving (mutates the forest; play only). */
-static uint32_t hex_find(uint16_t *parent, uint32_t x) {
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
+/* Root of x with path halving (mutates the forest).  Path halving also ends on a
+ * cycle, and ids past the board stop the walk: a state corrupted by its owner gives
+ * wrong answers, never an out-of-bounds access or an endless loop. */
+static uint32_t hex_find(uint16_t *parent, uint32_t x, uint32_t cells) {
+    for (;;) {
+        uint32_t p = parent[x];
+        if (p == x || p >= cells) return x;
+        uint32_t gp = parent[p];
+        if (gp >= cells) return p;
+        parent[x] = (uint16_t)gp;
+        x = gp;
     }
-    return x;
 }
 
 static void hex_init(const miai_game *g, void *state) {
@@ -119,7 +125,7 @@ static void hex_play_cell(const hex_data *d, hex_state *s, uint32_t m) {
     for (int k = 0; k < 6; k++) {
         int32_t q = d->nb[m][k];
         if (q < 0 || !hex_has(s->occ[r], (uint32_t)q)) continue;
-        uint32_t qr = hex_find(parent, (uint32_t)q);
+        uint32_t qr = hex_find(parent, (uint32_t)q, d->cells);
         if (qr == root) continue;
         e |= edges[qr];
         if (root == m) {
@@ -139,8 +145,11 @@ static void hex_play_cell(const hex_data *d, hex_state *s, uint32_t m) {
 }
 
 static void hex_play(const miai_game *g, void *state, const miai_move *moves) {
+    const hex_data *d = g->data;
     hex_state *s = state;
-    hex_play_cell(g->data, s, moves[s->head.to_move]);
+    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
+    miai_move m = moves[s->head.to_move];
+    if (m < d->cells) hex_play_cell(d, s, m);
 }
 
 /* Uniformly random moves, like the generic playout, without rebuilding the move list
@@ -151,7 +160,9 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
     hex_state *s = state;
     miai_move empty[HEX_MAX_CELLS];
     uint32_t n_empty = 0, plies = 0, tl = 0;
-    if (s->head.to_move != MIAI_NOBODY) n_empty = hex_legal(g, s, (uint32_t)s->head.to_move, empty);
+    if (trace_len) *trace_len = 0;
+    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
+    n_empty = hex_legal(g, s, (uint32_t)s->head.to_move, empty);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies && n_empty) {
         uint32_t i = miai_rng_below(rng, n_empty);
         miai_move m = empty[i];
@@ -280,7 +291,7 @@ static int hex_check(const miai_game *g, const void *state) {
         uint32_t x = i, steps = 0;
         while (parent[x] != x && steps++ <= d->cells) {
             x = parent[x];
-            if (!hex_has(s->occ[owner], x)) return MIAI_ECORRUPT;
+            if (x >= d->cells || !hex_has(s->occ[owner], x)) return MIAI_ECORRUPT;
         }
         if (parent[x] != x) return MIAI_ECORRUPT;
         root[i] = (uint16_t)x;

@@ -113,7 +113,10 @@ static uint32_t oth_legal(const miai_game *g, const void *state, uint32_t role,
                           miai_move *out) {
     (void)g;
     const oth_state *s = state;
-    if ((int32_t)role != s->head.to_move) return 0;
+    if ((int32_t)role != s->head.to_move || role > 1) return 0;
+    /* At most 60 squares, max_legal, even in a state corrupted by its owner: a move
+     * needs an empty square (at most 60 once four discs stand) and is one of the
+     * eight rays of a disc of the mover (at most 24 with three discs or fewer). */
     uint64_t m = oth_moves(s->discs[role], s->discs[1 - role]);
     if (!m) {
         out[0] = OTH_PASS;
@@ -166,7 +169,7 @@ static uint32_t oth_playout(const miai_game *g, void *state, miai_rng *rng,
     oth_state *s = state;
     uint32_t plies = 0, tl = 0, ply = s->head.ply, max = g->facts.max_plies;
     int r = s->head.to_move;
-    if (r < 0) {
+    if (r != 0 && r != 1) { /* terminal, or corrupted by the state's owner */
         if (trace_len) *trace_len = 0;
         return 0;
     }

@@ -61,7 +61,7 @@ static inline void ttt_apply(const ttt_data *d, ttt_state *s, int r, miai_move m
     miai_zxor(&s->head, d->stone[r][m]);
     miai_zxor(&s->head, d->side);
     s->head.ply++;
-    if (d->line[s->stones[r]]) {
+    if (d->line[s->stones[r] & 0777]) { /* & 0777: stray bits never index past the table */
         s->winner = (uint8_t)r;
         s->head.to_move = MIAI_NOBODY;
     } else if ((s->stones[0] | s->stones[1]) == 0777) {
@@ -86,11 +86,12 @@ static uint32_t ttt_playout(const miai_game *g, void *state, miai_rng *rng, miai
     ttt_state *s = state;
     uint32_t plies = 0, tl = 0, ply = s->head.ply;
     int r = s->head.to_move;
-    if (r < 0) {
+    if (r != 0 && r != 1) { /* terminal, or corrupted by the state's owner */
         if (trace_len) *trace_len = 0;
         return 0;
     }
-    uint32_t st[2] = {s->stones[0], s->stones[1]};
+    /* & 0777: a corrupted state's stray bits never index past the line table. */
+    uint32_t st[2] = {s->stones[0] & 0777u, s->stones[1] & 0777u};
     uint64_t k1 = s->head.key, k2 = s->head.key2;
     bool over = false;
     while (ply < g->facts.max_plies) {
@@ -99,6 +100,7 @@ static uint32_t ttt_playout(const miai_game *g, void *state, miai_rng *rng, miai
         uint32_t empty = ~(st[0] | st[1]) & 0777u, n = 0;
         miai_move cells[9];
         for (; empty; empty &= empty - 1) cells[n++] = (miai_move)__builtin_ctz(empty);
+        if (n == 0) break; /* only in a corrupted state: a full board not marked over */
         miai_move m = cells[miai_rng_below(rng, n)];
         if (trace && tl < trace_cap) trace[tl++] = m;
         st[r] |= 1u << m;

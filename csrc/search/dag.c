@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MIAI_DAG_FIRST_NODES 1024u
+#define MIAI_DAG_FIRST_NODES 256u
 #define MIAI_DAG_MAX_EDGES 0x7FFFFFFFu
 
 static uint32_t table_slot(uint64_t key, uint32_t mask) {
@@ -24,6 +24,47 @@ static void table_rebuild(miai_dag *d) {
     for (uint32_t i = 0; i < d->n_nodes; i++) table_insert(d, i);
 }
 
+static uint64_t table_size_for(uint64_t cap_nodes) {
+    uint64_t size = 1;
+    while (size < 2 * cap_nodes) size *= 2;
+    return size;
+}
+
+/* Bytes of the node arena, its parent heads and the table at capacity cap. */
+static uint64_t node_bytes(const miai_dag *d, uint64_t cap) {
+    uint64_t per = sizeof(miai_node) + (d->track_parents ? sizeof(uint32_t) : 0);
+    return cap * per + (d->tree_mode ? 0 : table_size_for(cap) * sizeof(uint32_t));
+}
+
+/* The capacity to grow to: `want`, or less (not below `need`) to stay within the byte
+ * budget; 0 if even `need` does not fit.  `now` and `then(cap)` are the bytes of the
+ * arena being grown, before and at capacity cap. */
+static uint64_t budget_cap(const miai_dag *d, uint64_t need, uint64_t want, uint64_t now,
+                           uint64_t (*then)(const miai_dag *, uint64_t)) {
+    if (!d->max_bytes) return want;
+    uint64_t others = miai_dag_bytes_allocated(d) - now;
+    uint64_t cap = want;
+    while (others + then(d, cap) > d->max_bytes) {
+        if (cap == need) return 0;
+        cap = need + (cap - need) / 2;
+    }
+    return cap;
+}
+
+static uint64_t edge_bytes(const miai_dag *d, uint64_t cap) {
+    (void)d;
+    return cap * sizeof(miai_edge);
+}
+
+static uint64_t link_bytes(const miai_dag *d, uint64_t cap) {
+    return cap * d->link_stride * sizeof(uint32_t);
+}
+
+static uint64_t in_link_bytes(const miai_dag *d, uint64_t cap) {
+    (void)d;
+    return cap * 3 * sizeof(uint32_t);
+}
+
 /* Grow the node arena (and the table with it) to hold at least `need` nodes. */
 static int grow_nodes(miai_dag *d, uint32_t need) {
     if (need <= d->cap_nodes) return MIAI_OK;
@@ -31,12 +72,18 @@ static int grow_nodes(miai_dag *d, uint32_t need) {
     uint64_t cap = d->cap_nodes ? d->cap_nodes : MIAI_DAG_FIRST_NODES;
     while (cap < need) cap *= 2;
     if (cap > d->max_nodes) cap = d->max_nodes;
+    cap = budget_cap(d, need, cap, d->cap_nodes ? node_bytes(d, d->cap_nodes) : 0, node_bytes);
+    if (!cap) return MIAI_ENOMEM;
     miai_node *nodes = realloc(d->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return MIAI_ENOMEM;
     d->nodes = nodes;
+    if (d->track_parents) {
+        uint32_t *heads = realloc(d->parent_head, (size_t)cap * sizeof *heads);
+        if (!heads) return MIAI_ENOMEM;
+        d->parent_head = heads;
+    }
     if (!d->tree_mode) {
-        uint64_t size = 1;
-        while (size < 2 * cap) size *= 2;
+        uint64_t size = table_size_for(cap);
         uint32_t *table = malloc((size_t)size * sizeof *table);
         if (!table) return MIAI_ENOMEM; /* nodes grew, capacity did not: still consistent */
         free(d->table);
@@ -53,9 +100,11 @@ static int grow_nodes(miai_dag *d, uint32_t need) {
 static int grow_edges(miai_dag *d, uint64_t need) {
     if (need <= d->cap_edges) return MIAI_OK;
     if (need > MIAI_DAG_MAX_EDGES) return MIAI_ENOMEM;
-    uint64_t cap = d->cap_edges ? d->cap_edges : 4096u;
+    uint64_t cap = d->cap_edges ? d->cap_edges : 1024u;
     while (cap < need) cap *= 2;
     if (cap > MIAI_DAG_MAX_EDGES) cap = MIAI_DAG_MAX_EDGES;
+    cap = budget_cap(d, need, cap, edge_bytes(d, d->cap_edges), edge_bytes);
+    if (!cap) return MIAI_ENOMEM;
     miai_edge *edges = realloc(d->edges, (size_t)cap * sizeof *edges);
     if (!edges) return MIAI_ENOMEM;
     d->edges = edges;
@@ -68,6 +117,8 @@ static int grow_links(miai_dag *d, uint32_t need) {
     if (need >= MIAI_NIL / 2) return MIAI_ENOMEM;
     uint64_t cap = d->cap_links ? d->cap_links : 256u;
     while (cap < need) cap *= 2;
+    cap = budget_cap(d, need, cap, link_bytes(d, d->cap_links), link_bytes);
+    if (!cap) return MIAI_ENOMEM;
     uint32_t *links = realloc(d->links, (size_t)cap * d->link_stride * sizeof *links);
     if (!links) return MIAI_ENOMEM;
     d->links = links;
@@ -75,7 +126,8 @@ static int grow_links(miai_dag *d, uint32_t need) {
     return MIAI_OK;
 }
 
-int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes) {
+int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes,
+                  uint64_t max_bytes, uint32_t track_parents) {
     if (!d || n_roles == 0 || n_roles > MIAI_MAX_ROLES || max_nodes == 0 ||
         max_nodes >= MIAI_NIL / 2)
         return MIAI_EINVAL;
@@ -85,9 +137,11 @@ int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t ma
     d->max_nodes = max_nodes;
     d->link_stride = 2 + n_roles;
     d->root = MIAI_NIL;
-    uint32_t first = max_nodes < MIAI_DAG_FIRST_NODES ? max_nodes : MIAI_DAG_FIRST_NODES;
-    int rc = grow_nodes(d, first);
-    if (rc == MIAI_OK) rc = grow_edges(d, 4096u);
+    d->track_parents = track_parents ? 1u : 0u;
+    d->max_bytes = max_bytes;
+    /* First capacities: 256 nodes, 1024 edges (less to fit max_bytes). */
+    int rc = grow_nodes(d, 1);
+    if (rc == MIAI_OK) rc = grow_edges(d, 1);
     if (rc != MIAI_OK) miai_dag_free(d);
     return rc;
 }
@@ -98,6 +152,8 @@ void miai_dag_free(miai_dag *d) {
     free(d->edges);
     free(d->table);
     free(d->links);
+    free(d->parent_head);
+    free(d->in_links);
     memset(d, 0, sizeof *d);
     d->root = MIAI_NIL;
 }
@@ -106,8 +162,47 @@ void miai_dag_clear(miai_dag *d) {
     d->n_nodes = 0;
     d->n_edges = 0;
     d->n_links = 0;
+    d->n_in = 0;
     d->root = MIAI_NIL;
     table_rebuild(d);
+}
+
+int miai_dag_reserve_parent(miai_dag *d) {
+    if (!d->track_parents || d->n_in < d->cap_in) return MIAI_OK;
+    if (d->cap_in >= MIAI_NIL / 8) return MIAI_ENOMEM;
+    uint32_t cap = (uint32_t)budget_cap(d, d->cap_in + 1u, d->cap_in ? 2 * d->cap_in : 1024u,
+                                        in_link_bytes(d, d->cap_in), in_link_bytes);
+    if (!cap) return MIAI_ENOMEM;
+    uint32_t *in = realloc(d->in_links, (size_t)cap * 3 * sizeof *in);
+    if (!in) return MIAI_ENOMEM;
+    d->in_links = in;
+    d->cap_in = cap;
+    return MIAI_OK;
+}
+
+void miai_dag_add_parent(miai_dag *d, uint32_t child, uint32_t parent, uint32_t from) {
+    if (!d->track_parents || d->n_in >= d->cap_in) return;
+    uint32_t l = d->n_in++;
+    d->in_links[3 * (uint64_t)l] = parent;
+    d->in_links[3 * (uint64_t)l + 1] = from;
+    d->in_links[3 * (uint64_t)l + 2] = d->parent_head[child];
+    d->parent_head[child] = l;
+}
+
+/* Every in-link from scratch (after reroot): never needs more room than before. */
+static void parents_rebuild(miai_dag *d) {
+    if (!d->track_parents) return;
+    d->n_in = 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) d->parent_head[i] = MIAI_NIL;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const miai_node *x = &d->nodes[i];
+        for (uint32_t k = 0; k < x->n_edges; k++) {
+            uint32_t c = d->edges[x->first_edge + k].child;
+            if (c != MIAI_NIL) miai_dag_add_parent(d, c, i, x->first_edge + k);
+        }
+        for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
+            miai_dag_add_parent(d, miai_dag_link_child(d, l), i, MIAI_FROM_LINK | l);
+    }
 }
 
 uint32_t miai_dag_lookup(const miai_dag *d, uint64_t key, uint64_t key2) {
@@ -122,12 +217,30 @@ uint32_t miai_dag_lookup(const miai_dag *d, uint64_t key, uint64_t key2) {
     }
 }
 
-uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
-                           miai_move *moves) {
+uint32_t miai_dag_new_node(miai_dag *d, const void *state) {
     if (d->n_nodes >= d->max_nodes || grow_nodes(d, d->n_nodes + 1) != MIAI_OK) {
         d->refused++;
         return MIAI_NIL;
     }
+    const miai_head *h = miai_chead_of(state);
+    uint32_t id = d->n_nodes++;
+    miai_node *x = &d->nodes[id];
+    x->key = h->key;
+    x->key2 = h->key2;
+    x->first_edge = MIAI_NIL;
+    x->n_edges = 0;
+    x->n = 0;
+    x->to_move = h->to_move;
+    x->joint = MIAI_NIL;
+    x->mark = 0;
+    if (d->track_parents) d->parent_head[id] = MIAI_NIL;
+    if (!d->tree_mode) table_insert(d, id);
+    return id;
+}
+
+int miai_dag_expand(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                    miai_move *moves) {
+    if (d->nodes[node].first_edge != MIAI_NIL) return MIAI_OK;
     const miai_head *h = miai_chead_of(state);
     uint32_t first = d->n_edges, count = 0;
     bool open = h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies;
@@ -138,7 +251,7 @@ uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
             uint32_t n = g->ops->legal(g, state, r, moves);
             if (grow_edges(d, (uint64_t)first + count + n) != MIAI_OK) {
                 d->refused++;
-                return MIAI_NIL;
+                return MIAI_ENOMEM;
             }
             for (uint32_t i = 0; i < n; i++) {
                 miai_edge *e = &d->edges[first + count + i];
@@ -150,19 +263,10 @@ uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
             count += n;
         }
     }
-    uint32_t id = d->n_nodes++;
     d->n_edges = first + count;
-    miai_node *x = &d->nodes[id];
-    x->key = h->key;
-    x->key2 = h->key2;
-    x->first_edge = first;
-    x->n_edges = count;
-    x->n = 0;
-    x->to_move = h->to_move;
-    x->joint = MIAI_NIL;
-    x->mark = 0;
-    if (!d->tree_mode) table_insert(d, id);
-    return id;
+    d->nodes[node].first_edge = first;
+    d->nodes[node].n_edges = count;
+    return MIAI_OK;
 }
 
 uint32_t miai_dag_joint_find(const miai_dag *d, uint32_t node, const uint32_t *offsets) {
@@ -212,13 +316,24 @@ static void mark_reachable(miai_dag *d, uint32_t root, uint32_t *stack) {
     }
 }
 
+typedef struct {
+    uint32_t first, node;
+} edge_block;
+
+static int block_order(const void *a, const void *b) {
+    uint32_t x = ((const edge_block *)a)->first, y = ((const edge_block *)b)->first;
+    return (x > y) - (x < y);
+}
+
 int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
     if (new_root >= d->n_nodes) return MIAI_EINVAL;
     uint32_t *stack = malloc((size_t)d->n_nodes * sizeof *stack);
+    edge_block *blocks = malloc((size_t)d->n_nodes * sizeof *blocks);
     uint32_t *links = NULL;
     if (d->n_links) links = malloc((size_t)d->n_links * d->link_stride * sizeof *links);
-    if (!stack || (d->n_links && !links)) {
+    if (!stack || !blocks || (d->n_links && !links)) {
         free(stack);
+        free(blocks);
         free(links);
         return MIAI_ENOMEM;
     }
@@ -251,19 +366,34 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
         }
         x->joint = head;
     }
-    uint32_t root = d->nodes[new_root].mark, n_edges = 0;
+    /* Nodes move down in index order; edge blocks (allocated when a node is expanded,
+     * so not in node order) move down in the order of their old position. */
+    uint32_t root = d->nodes[new_root].mark, n_edges = 0, n_blocks = 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const miai_node *x = &d->nodes[i];
+        if (x->mark != MIAI_NIL && x->first_edge != MIAI_NIL && x->n_edges)
+            blocks[n_blocks++] = (edge_block){.first = x->first_edge, .node = x->mark};
+    }
+    qsort(blocks, n_blocks, sizeof *blocks, block_order);
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         miai_node x = d->nodes[i];
         if (x.mark == MIAI_NIL) continue;
-        if (x.n_edges && x.first_edge != n_edges)
-            memmove(&d->edges[n_edges], &d->edges[x.first_edge],
-                    (size_t)x.n_edges * sizeof(miai_edge));
-        x.first_edge = n_edges;
-        n_edges += x.n_edges;
         uint32_t to = x.mark;
         x.mark = 0;
         d->nodes[to] = x;
     }
+    for (uint32_t b = 0; b < n_blocks; b++) {
+        miai_node *x = &d->nodes[blocks[b].node];
+        if (x->first_edge != n_edges)
+            memmove(&d->edges[n_edges], &d->edges[x->first_edge],
+                    (size_t)x->n_edges * sizeof(miai_edge));
+        x->first_edge = n_edges;
+        n_edges += x->n_edges;
+    }
+    for (uint32_t i = 0; i < kept; i++)  /* expanded leaves keep a valid (empty) block */
+        if (d->nodes[i].first_edge != MIAI_NIL && d->nodes[i].n_edges == 0)
+            d->nodes[i].first_edge = n_edges;
+    free(blocks);
     d->root = root;
     d->n_nodes = kept;
     d->n_edges = n_edges;
@@ -272,6 +402,7 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
     d->n_links = n_links;
     d->cap_links = n_links;
     table_rebuild(d);
+    parents_rebuild(d);
     return MIAI_OK;
 }
 
@@ -279,5 +410,7 @@ uint64_t miai_dag_bytes_allocated(const miai_dag *d) {
     return (uint64_t)d->cap_nodes * sizeof(miai_node) +
            (uint64_t)d->cap_edges * sizeof(miai_edge) +
            (d->tree_mode ? 0 : ((uint64_t)d->table_mask + 1) * sizeof(uint32_t)) +
-           (uint64_t)d->cap_links * d->link_stride * sizeof(uint32_t);
+           (uint64_t)d->cap_links * d->link_stride * sizeof(uint32_t) +
+           (d->track_parents ? (uint64_t)d->cap_nodes * sizeof(uint32_t) : 0) +
+           (uint64_t)d->cap_in * 3 * sizeof(uint32_t);
 }

@@ -3,8 +3,10 @@
  * Contract:
  *   - Nodes and edges live in two arenas addressed by 32-bit index (MIAI_NIL = none).
  *     A node's out-edges are contiguous: edges[first_edge .. first_edge + n_edges).
- *     Edges are created with their node (one per legal move, child = MIAI_NIL) and
- *     child nodes lazily, when an edge is first followed.
+ *     A node is created without edges (first_edge == MIAI_NIL: a leaf, it costs no
+ *     edge memory); miai_dag_expand gives it one edge per legal move (child =
+ *     MIAI_NIL) when the search first descends through it, and child nodes are
+ *     created lazily, when an edge is first followed.
  *   - Statistics live on edges (UCD paper, sec. 3.1): n, the payoff sum of the role
  *     that chooses the edge, and n', sum' -- the payoffs received while the
  *     destination had no child (the iteration ended at the destination).  alg_a and
@@ -17,22 +19,30 @@
  *     position's first Zobrist key; a hit must also match the second, independent key
  *     (head.key2), so merging two different positions needs a 128-bit collision.
  *     Tree mode: no table, every edge gets a child of its own.
- *   - Memory budget: at most max_nodes nodes.  Arenas grow by doubling up to it; when
- *     the budget is reached or an allocation fails, new_node returns MIAI_NIL and the
- *     search keeps sampling without expanding.  Nothing here ever fails a search.
+ *   - Memory budget: at most max_nodes nodes and, if max_bytes > 0, at most max_bytes
+ *     bytes in all arenas and the table together (miai_dag_bytes_allocated).  Arenas
+ *     grow by doubling (less near the byte budget); when a budget is reached or an
+ *     allocation fails, new_node returns MIAI_NIL / expand MIAI_ENOMEM and the search
+ *     keeps sampling without expanding.  Nothing here ever fails a search.
  *   - Nodes are never freed during a search; reroot() keeps the part of the graph
  *     reachable from the new root and compacts both arenas (indices change; node
  *     order, hence edge order, is kept).
+ *   - In-edges (optional, track_parents): parent_head[node] starts a list of in-links
+ *     [parent node, from, next]; `from` is an edge index, or MIAI_FROM_LINK | a joint
+ *     link index for a simultaneous parent.  Kept current as children are linked and rebuilt by
+ *     reroot.  UCD's update-all and ancestor sets a_d(x) walk these lists.
  *   - A dag is used by one thread at a time (the search that owns it).
  */
 #ifndef MIAI_DAG_H
 #define MIAI_DAG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../core/game.h"
 
 #define MIAI_NIL UINT32_MAX
+#define MIAI_FROM_LINK 0x80000000u  /* in-link `from` names a joint link, not an edge */
 
 /* Edge flags. */
 #define MIAI_EDGE_PRUNED 0x1u            /* excluded from selection and final choice */
@@ -53,7 +63,8 @@ typedef struct {
 
 typedef struct {
     uint64_t key, key2;   /* the position's two Zobrist keys */
-    uint32_t first_edge;  /* edges[first_edge .. first_edge + n_edges) */
+    uint32_t first_edge;  /* edges[first_edge .. first_edge + n_edges); MIAI_NIL until
+                             the node is expanded */
     uint32_t n_edges;     /* all roles' edges at a simultaneous node */
     uint32_t n;           /* iterations that passed through (or ended at) this node */
     int32_t to_move;      /* role, MIAI_SIMULTANEOUS, MIAI_NOBODY (terminal) */
@@ -65,6 +76,7 @@ typedef struct {
     uint32_t n_roles;
     uint32_t tree_mode;   /* 1: no transposition detection */
     uint32_t max_nodes;   /* budget */
+    uint64_t max_bytes;   /* budget for all arenas and the table, 0 = none */
     miai_node *nodes;
     uint32_t n_nodes, cap_nodes;
     miai_edge *edges;
@@ -76,9 +88,14 @@ typedef struct {
     uint32_t n_links, cap_links;
     uint32_t root;
     uint64_t refused;     /* expansions refused because the budget was full */
+    uint32_t track_parents;
+    uint32_t *parent_head; /* per node: first in-link or MIAI_NIL (track_parents only) */
+    uint32_t *in_links;    /* triples [parent node, from, next] */
+    uint32_t n_in, cap_in;
 } miai_dag;
 
-int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes);
+int miai_dag_init(miai_dag *d, uint32_t n_roles, uint32_t tree_mode, uint32_t max_nodes,
+                  uint64_t max_bytes, uint32_t track_parents);
 void miai_dag_free(miai_dag *d);
 /* Forget every node (the arenas are kept). */
 void miai_dag_clear(miai_dag *d);
@@ -86,11 +103,18 @@ void miai_dag_clear(miai_dag *d);
 /* The node of the position with these keys, or MIAI_NIL (always MIAI_NIL in tree mode). */
 uint32_t miai_dag_lookup(const miai_dag *d, uint64_t key, uint64_t key2);
 
-/* A new node for `state` with one edge per legal move (per role at simultaneous
- * states; none at terminal states or at ply >= max_plies), entered in the table.
- * `moves` has room for facts.max_legal moves.  MIAI_NIL when the budget is full. */
-uint32_t miai_dag_new_node(miai_dag *d, const miai_game *g, const void *state,
-                           miai_move *moves);
+/* A new leaf node for `state` (no edges yet), entered in the table.  MIAI_NIL when
+ * the budget is full. */
+uint32_t miai_dag_new_node(miai_dag *d, const void *state);
+/* Give `node` (the position `state`) its edges: one per legal move, per role at
+ * simultaneous states, none at terminal states or at ply >= max_plies.  `moves` has
+ * room for facts.max_legal moves.  No-op if already expanded; MIAI_ENOMEM (node left
+ * a leaf) when edge memory is short. */
+int miai_dag_expand(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                    miai_move *moves);
+static inline bool miai_dag_expanded(const miai_dag *d, uint32_t node) {
+    return d->nodes[node].first_edge != MIAI_NIL;
+}
 
 /* Joint links of a simultaneous node: offsets[r] is role r's edge, relative to the
  * node's first edge. */
@@ -106,6 +130,21 @@ static inline uint32_t miai_dag_link_next(const miai_dag *d, uint32_t link) {
 }
 static inline const uint32_t *miai_dag_link_offsets(const miai_dag *d, uint32_t link) {
     return d->links + (uint64_t)link * d->link_stride + 2;
+}
+
+/* In-links (track_parents): room for one more (call before linking a child), and
+ * recording that `from` (edge index, or MIAI_FROM_LINK | link) now leads to child.
+ * Both are no-ops returning MIAI_OK when parents are not tracked. */
+int miai_dag_reserve_parent(miai_dag *d);
+void miai_dag_add_parent(miai_dag *d, uint32_t child, uint32_t parent, uint32_t from);
+static inline uint32_t miai_dag_in_parent(const miai_dag *d, uint32_t in) {
+    return d->in_links[3 * (uint64_t)in];
+}
+static inline uint32_t miai_dag_in_from(const miai_dag *d, uint32_t in) {
+    return d->in_links[3 * (uint64_t)in + 1];
+}
+static inline uint32_t miai_dag_in_next(const miai_dag *d, uint32_t in) {
+    return d->in_links[3 * (uint64_t)in + 2];
 }
 
 /* Keep what is reachable from new_root, reclaim the rest, compact; new_root becomes

@@ -12,11 +12,8 @@ static uint32_t find_or_create(miai_search *s, bool *created) {
     uint32_t node = miai_dag_lookup(d, h->key, h->key2);
     *created = false;
     if (node != MIAI_NIL) return node;
-    node = miai_dag_new_node(d, s->game, s->work, s->moves);
-    if (node != MIAI_NIL) {
-        *created = true;
-        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
-    }
+    node = miai_dag_new_node(d, s->work);
+    *created = node != MIAI_NIL;
     return node;
 }
 
@@ -54,6 +51,10 @@ static uint32_t descend_simultaneous(miai_search *s, uint32_t node, bool *stop) 
     if (link != MIAI_NIL) return miai_dag_link_child(d, link);
     *stop = true;
     s->path.leaf = MIAI_NIL;
+    if (miai_dag_reserve_parent(d) != MIAI_OK) {
+        d->refused++;
+        return MIAI_NIL;
+    }
     link = miai_dag_joint_add(d, node, offsets, MIAI_NIL);
     if (link == MIAI_NIL) return MIAI_NIL;
     bool created;
@@ -64,6 +65,7 @@ static uint32_t descend_simultaneous(miai_search *s, uint32_t node, bool *stop) 
         return MIAI_NIL;
     }
     d->links[(uint64_t)link * d->link_stride] = child;
+    miai_dag_add_parent(d, child, node, MIAI_FROM_LINK | link);
     if (created) {
         s->path.leaf = child;
         return MIAI_NIL;
@@ -84,14 +86,18 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
     g->ops->play(g, s->work, joint);
     uint32_t child = d->edges[chosen].child;
     if (child != MIAI_NIL) return child;
-    bool created;
-    child = find_or_create(s, &created); /* may move the arenas: no pointers kept */
+    bool created = false;
+    if (miai_dag_reserve_parent(d) == MIAI_OK)
+        child = find_or_create(s, &created); /* may move the arenas: no pointers kept */
+    else
+        d->refused++;
     if (child == MIAI_NIL) {
         *stop = true;
         s->path.leaf = MIAI_NIL;
         return MIAI_NIL;
     }
     d->edges[chosen].child = child;
+    miai_dag_add_parent(d, child, node, chosen);
     if (created) {
         *stop = true;
         s->path.leaf = child;
@@ -128,8 +134,19 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
     p->leaf = d->root;
     uint32_t node = d->root;
     for (;;) {
+        if (d->nodes[node].to_move == MIAI_NOBODY || h->ply >= g->facts.max_plies) {
+            p->leaf = node;
+            break;
+        }
+        if (!miai_dag_expanded(d, node)) { /* second visit: the leaf gets its edges */
+            if (miai_dag_expand(d, g, s->work, node, s->moves) != MIAI_OK) {
+                p->leaf = node; /* edge memory short: sample from here */
+                break;
+            }
+            if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
+        }
         const miai_node *x = &d->nodes[node];
-        if (x->n_edges == 0 || h->ply >= g->facts.max_plies) {
+        if (x->n_edges == 0) {
             p->leaf = node;
             break;
         }
@@ -149,7 +166,15 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
     if (p->leaf != MIAI_NIL && (p->len == 0 || p->leaf != p->steps[p->len - 1].node))
         d->nodes[p->leaf].n++;
     s->policy.ops->backup(&s->policy, s, p, rewards);
-    for (uint32_t r = 0; r < g->facts.n_roles; r++) s->root_sum[r] += rewards[r];
+    uint32_t nr = g->facts.n_roles, root_first = d->nodes[d->root].first_edge;
+    for (uint32_t i = 0; i < p->len && p->steps[i].node == d->root; i++) {
+        uint32_t k = p->steps[i].edge - root_first;
+        if (k >= s->root_role_cap) break;
+        for (uint32_t r = 0; r < nr; r++) s->root_role_sum[(uint64_t)k * nr + r] += rewards[r];
+        s->root_role_n[k]++;
+        if (d->nodes[d->root].to_move != MIAI_SIMULTANEOUS) break;
+    }
+    for (uint32_t r = 0; r < nr; r++) s->root_sum[r] += rewards[r];
     s->root_iterations++;
     s->iterations++;
 }
@@ -210,6 +235,11 @@ int miai_mcts_init(miai_search *s) {
 }
 
 void miai_mcts_done(miai_search *s) {
+    free(s->root_role_sum);
+    free(s->root_role_n);
+    s->root_role_sum = NULL;
+    s->root_role_n = NULL;
+    s->root_role_cap = 0;
     free(s->work);
     free(s->moves);
     free(s->path.steps);
@@ -230,13 +260,29 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     if (node != MIAI_NIL) rc = miai_dag_reroot(d, node);
     if (node == MIAI_NIL || rc != MIAI_OK) {
         miai_dag_clear(d);
-        memcpy(s->work, s->root_state, s->game->facts.state_size);
-        node = miai_dag_new_node(d, s->game, s->work, s->moves);
+        node = miai_dag_new_node(d, s->root_state);
         if (node == MIAI_NIL) return MIAI_ENOMEM;
-        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
         d->root = node;
+    }
+    if (!miai_dag_expanded(d, d->root)) {
+        memcpy(s->work, s->root_state, s->game->facts.state_size);
+        if (miai_dag_expand(d, s->game, s->work, d->root, s->moves) != MIAI_OK)
+            return MIAI_ENOMEM;
+        if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, d->root);
     }
     s->root_iterations = 0;
     for (uint32_t r = 0; r < MIAI_MAX_ROLES; r++) s->root_sum[r] = 0.0;
+    uint32_t n = d->nodes[d->root].n_edges, nr = s->game->facts.n_roles;
+    if (n > s->root_role_cap) {
+        double *sums = realloc(s->root_role_sum, (size_t)n * nr * sizeof *sums);
+        if (sums) s->root_role_sum = sums;
+        uint32_t *counts = realloc(s->root_role_n, (size_t)n * sizeof *counts);
+        if (counts) s->root_role_n = counts;
+        if (sums && counts) s->root_role_cap = n;
+    }
+    if (s->root_role_cap) {
+        memset(s->root_role_sum, 0, (size_t)s->root_role_cap * nr * sizeof(double));
+        memset(s->root_role_n, 0, (size_t)s->root_role_cap * sizeof(uint32_t));
+    }
     return MIAI_OK;
 }

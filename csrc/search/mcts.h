@@ -9,8 +9,10 @@
  *         simultaneous node, joined into a joint move), the move is played on a
  *         copy of the root state;
  *       expansion: the first time an edge (or joint move) is followed, its
- *         destination is looked up (DAG mode) or created; a newly created node ends
- *         the descent, an existing one (a transposition) is descended further;
+ *         destination is looked up (DAG mode) or created as a leaf without edges; a
+ *         newly created node ends the descent, an existing one (a transposition) is
+ *         descended further.  A leaf gets its edges (and the policy's on_expand
+ *         call) when a descent first goes through it;
  *       playout: from the state where the descent ended, with the game's playout
  *         policy; a terminal state gives its rewards, the ply cap a draw (0.5 each);
  *       backup: node->n += 1 on every node of the path, then the policy's backup.
@@ -46,6 +48,11 @@ struct miai_search {
     uint64_t root_iterations;
     double seconds;
     double root_sum[MIAI_MAX_ROLES];  /* rewards per role since the root was set */
+    /* Per root edge, since the root was set: rewards of every role (n_roles per edge)
+     * and the count, so reports have every role's mean for each root move. */
+    double *root_role_sum;
+    uint32_t *root_role_n;
+    uint32_t root_role_cap;   /* edges the two arrays have room for */
     /* AMAF hook: a policy that sets trace (in its init; it owns the buffer) gets the
      * moves of each iteration's playout in trace[0 .. trace_len) (up to trace_cap),
      * trace_role being the role that made the first (MIAI_NOBODY: no playout). */

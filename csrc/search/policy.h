@@ -16,6 +16,8 @@
  *     plain UCT's update-descent; UCD's update-all / incremental updates and AUCT's
  *     velocities walk the graph from the path (edges of a node are contiguous, so
  *     siblings are edges[node->first_edge ..]).  Values are written before counts.
+ *   - track_parents asks the dag for in-edge lists (dag.h: parent_head, in_links), for
+ *     algorithms that update or read ancestors (UCD's update-all, a_d(x)).
  *   - on_expand (optional) runs once when a node is created: priors, virtual child.
  *   - final (optional) picks the root move; NULL means the configured rule
  *     (most visits or highest mean), see miai_final_default.
@@ -51,6 +53,7 @@ typedef struct {
 
 typedef struct miai_policy_ops {
     const char *name;
+    uint32_t track_parents;  /* 1: the dag keeps in-edge lists (UCD's ancestors) */
     int (*init)(miai_policy *p, miai_search *s);          /* optional */
     void (*destroy)(miai_policy *p);                       /* optional */
     uint32_t (*select)(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,

@@ -9,6 +9,7 @@
 #include "mcts.h"
 
 #define MIAI_TIME_CHECK_EVERY 16u
+#define MIAI_SEARCH_MIN_BYTES (64u * 1024u)
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -22,6 +23,8 @@ static int config_ok(const miai_search_config *cfg) {
     if (cfg->final_choice != MIAI_FINAL_VISITS && cfg->final_choice != MIAI_FINAL_MEAN)
         return 0;
     if (cfg->max_nodes == 0 || cfg->max_nodes >= MIAI_NIL / 2) return 0;
+    if (cfg->flags & ~(uint32_t)MIAI_SEARCH_TRACK_PARENTS) return 0;
+    if (cfg->max_bytes && cfg->max_bytes < MIAI_SEARCH_MIN_BYTES) return 0;
     if (!isfinite(cfg->c) || cfg->c < 0) return 0;
     for (int i = 0; i < MIAI_SEARCH_PARAMS; i++)
         if (!isfinite(cfg->params[i])) return 0;
@@ -51,8 +54,9 @@ int miai_search_create(const miai_game *g, const void *state, const miai_search_
     s->policy.cfg = *cfg;
     atomic_init(&s->stop, false);
     miai_rng_seed(&s->rng, cfg->seed);
+    uint32_t parents = s->policy.ops->track_parents || (cfg->flags & MIAI_SEARCH_TRACK_PARENTS);
     int rc = miai_dag_init(&s->dag, g->facts.n_roles, cfg->mode == MIAI_MODE_TREE,
-                           cfg->max_nodes);
+                           cfg->max_nodes, cfg->max_bytes, parents);
     if (rc != MIAI_OK) {
         free(s);
         return rc;
@@ -115,7 +119,10 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->root = s->dag.root;
     out->max_nodes = s->dag.max_nodes;
     out->refused = s->dag.refused;
-    out->bytes_allocated = miai_dag_bytes_allocated(&s->dag) + sizeof *s;
+    out->graph_bytes = miai_dag_bytes_allocated(&s->dag);
+    out->bytes_allocated = out->graph_bytes + sizeof *s + s->game->facts.state_size * 2u +
+                           s->path.cap * sizeof(miai_step) +
+                           s->root_role_cap * (s->game->facts.n_roles * sizeof(double) + 4u);
     out->bytes_per_edge = miai_dag_bytes_per_edge();
     out->bytes_per_node = miai_dag_bytes_per_node(s->dag.tree_mode);
     out->seconds = s->seconds;
@@ -133,6 +140,18 @@ int miai_search_root_values(const miai_search *s, double *out, uint32_t cap) {
     if (!s || !out || cap < nr) return MIAI_EINVAL;
     for (uint32_t r = 0; r < nr; r++)
         out[r] = s->root_iterations ? s->root_sum[r] / (double)s->root_iterations : 0.0;
+    return MIAI_OK;
+}
+
+int miai_search_root_role_means(const miai_search *s, uint32_t index, double *out,
+                                uint32_t cap, uint64_t *count) {
+    uint32_t nr = s ? s->game->facts.n_roles : 0;
+    if (!s || !out || !count || cap < nr) return MIAI_EINVAL;
+    if (index >= s->dag.nodes[s->dag.root].n_edges) return MIAI_EINVAL;
+    uint32_t n = index < s->root_role_cap ? s->root_role_n[index] : 0;
+    for (uint32_t r = 0; r < nr; r++)
+        out[r] = n ? s->root_role_sum[(uint64_t)index * nr + r] / n : 0.0;
+    *count = n;
     return MIAI_OK;
 }
 
@@ -196,6 +215,30 @@ int miai_search_node_links(const miai_search *s, uint32_t node, uint32_t *childr
         memcpy(offsets + (uint64_t)i * d->n_roles, miai_dag_link_offsets(d, l),
                d->n_roles * sizeof *offsets);
         i++;
+    }
+    return MIAI_OK;
+}
+
+/* The edge offset at the parent an in-link comes from (MIAI_NIL for joint links). */
+static uint32_t in_link_edge(const miai_dag *d, uint32_t in) {
+    uint32_t from = miai_dag_in_from(d, in);
+    if (from & MIAI_FROM_LINK) return MIAI_NIL;
+    return from - d->nodes[miai_dag_in_parent(d, in)].first_edge;
+}
+
+int miai_search_node_parents(const miai_search *s, uint32_t node, uint32_t *parents,
+                             uint32_t *edges, uint32_t cap, uint32_t *n) {
+    if (!s || !parents || !edges || !n || node >= s->dag.n_nodes) return MIAI_EINVAL;
+    const miai_dag *d = &s->dag;
+    if (!d->track_parents) return MIAI_ESTATE;
+    uint32_t count = 0;
+    for (uint32_t l = d->parent_head[node]; l != MIAI_NIL; l = miai_dag_in_next(d, l)) count++;
+    *n = count;
+    if (cap < count) return MIAI_EINVAL;
+    uint32_t i = 0;
+    for (uint32_t l = d->parent_head[node]; l != MIAI_NIL; l = miai_dag_in_next(d, l), i++) {
+        parents[i] = miai_dag_in_parent(d, l);
+        edges[i] = in_link_edge(d, l);
     }
     return MIAI_OK;
 }

@@ -38,6 +38,7 @@
 #define MIAI_FINAL_MEAN 1    /* final move: highest mean (ties: more visits) */
 
 #define MIAI_SEARCH_PARAMS 8
+#define MIAI_SEARCH_TRACK_PARENTS 1  /* config.flags: keep in-edge lists in any case */
 #define MIAI_EDGE_FLAG_PRUNED 1
 
 typedef struct miai_search miai_search;
@@ -47,6 +48,8 @@ typedef struct {
     uint32_t mode;          /* MIAI_MODE_* */
     uint32_t final_choice;  /* MIAI_FINAL_* */
     uint32_t max_nodes;     /* node budget, >= 1 */
+    uint32_t flags;         /* MIAI_SEARCH_TRACK_PARENTS */
+    uint64_t max_bytes;     /* graph memory budget in bytes, 0 = none (>= 64 KiB) */
     uint64_t seed;
     double c;               /* exploration constant, finite and >= 0 */
     double params[MIAI_SEARCH_PARAMS];  /* algorithm-specific, documented per policy */
@@ -84,7 +87,8 @@ typedef struct {
     uint32_t root;          /* node index of the root */
     uint32_t max_nodes;
     uint64_t refused;       /* expansions refused: budget full */
-    uint64_t bytes_allocated;
+    uint64_t bytes_allocated; /* the search object and its graph */
+    uint64_t graph_bytes;     /* the graph alone (what max_bytes bounds) */
     uint32_t bytes_per_edge;
     uint32_t bytes_per_node;
     double seconds;         /* time spent in miai_search_run, all runs */
@@ -110,6 +114,10 @@ int miai_search_root_state(const miai_search *s, void *out, size_t cap);
 /* Mean reward per role over the iterations since the root was set. */
 int miai_search_root_values(const miai_search *s, double *out, uint32_t cap);
 
+/* Mean reward of every role (out[r], cap >= n_roles) over the iterations through root
+ * edge `index` since the root was set; *count gets their number (means are 0 if 0). */
+int miai_search_root_role_means(const miai_search *s, uint32_t index, double *out,
+                                uint32_t cap, uint64_t *count);
 /* Edges of the root; *n gets the count (cap >= it, else MIAI_EINVAL). */
 int miai_search_root_edges(const miai_search *s, miai_edge_stats *out, uint32_t cap,
                            uint32_t *n);
@@ -134,6 +142,11 @@ int miai_search_advance(miai_search *s, const miai_move *moves, uint32_t n_moves
 int miai_search_node(const miai_search *s, uint32_t node, miai_node_stats *out);
 int miai_search_node_edges(const miai_search *s, uint32_t node, miai_edge_stats *out,
                            uint32_t cap, uint32_t *n);
+/* In-edges of a node (only when parents are tracked, else MIAI_ESTATE): the parent
+ * node and, for an alternating parent, the edge index relative to its first edge; for
+ * a simultaneous parent, edges[i] = 0xFFFFFFFF (the joint link is not an edge). */
+int miai_search_node_parents(const miai_search *s, uint32_t node, uint32_t *parents,
+                             uint32_t *edges, uint32_t cap, uint32_t *n);
 /* Joint children of a simultaneous node: children[i] and, per link, n_roles edge
  * offsets (relative to the node's first edge) in offsets[i * n_roles + r]. */
 int miai_search_node_links(const miai_search *s, uint32_t node, uint32_t *children,

@@ -9,10 +9,13 @@
 #include "mcts.h"
 
 /* The UCT value, uct-star.txt eq. 1 (= ucd.txt eq. 2): U_i = w_i/n_i + c*sqrt(ln N/n_i),
- * with N = p(e), the payoffs of e and its siblings. */
-static inline double uct_value(double sum, uint32_t n, double c, double log_parent) {
+ * with N = p(e), the payoffs of e and its siblings.  Written as
+ * w_i*(1/n_i) + (c*sqrt(ln N))*sqrt(1/n_i): one division and one square root per edge,
+ * c*sqrt(ln N) computed once per node. */
+static inline double uct_value(double sum, uint32_t n, double c_sqrt_log_parent) {
     if (n == 0) return INFINITY;
-    return sum / n + c * sqrt(log_parent / n);
+    double inv = 1.0 / (double)n;
+    return sum * inv + c_sqrt_log_parent * sqrt(inv);
 }
 
 static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -24,14 +27,14 @@ static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     bool skip_pruned = false;
     for (uint32_t i = first; i < first + count; i++) {
         parent += edges[i].n;
-        if (!(edges[i].flags & MIAI_EDGE_PRUNED)) skip_pruned = true;
+        skip_pruned |= !(edges[i].flags & MIAI_EDGE_PRUNED);
     }
-    double log_parent = parent ? log((double)parent) : 0.0;
-    double c = p->cfg.c, best = -INFINITY;
+    double k = parent > 1 ? p->cfg.c * sqrt(log((double)parent)) : 0.0;
+    double best = -INFINITY;
     uint32_t chosen = first, ties = 0;
     for (uint32_t i = first; i < first + count; i++) {
         if (skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)) continue;
-        double v = uct_value(edges[i].sum, edges[i].n, c, log_parent);
+        double v = uct_value(edges[i].sum, edges[i].n, k);
         if (v > best) {
             best = v;
             chosen = i;

@@ -4,7 +4,8 @@
  * ops->play; it must leave exactly the state (keys, ply, mover included) that
  * replaying its trace through the validated public API gives, from the start and from
  * mid-game positions.  Also: published perft counts at small depth (Connect Four,
- * Othello), and move text edge cases. */
+ * Othello), move text edge cases, and states filled with garbage by their owner, which
+ * every operation must survive (the check reports them). */
 #include <string.h>
 
 #include "../core/game.h"
@@ -112,11 +113,65 @@ static void move_text_edges(void) {
     miai_game_free(oth);
 }
 
+/* Random bytes after the head, and a mover that may be out of range: no operation may
+ * read or write out of bounds (ASan/UBSan watch), and most such states fail check. */
+static void garbage_states_are_survived(void) {
+    static const int32_t movers[] = {0, 1, MIAI_NOBODY, 5, -7, 1 << 30};
+    for (size_t gi = 0; gi < sizeof GAMES / sizeof GAMES[0]; gi++) {
+        miai_game *g = NULL;
+        CHECK(miai_game_create(GAMES[gi], NULL, 0, &g) == MIAI_OK);
+        if (!g) continue;
+        miai_game_facts f;
+        miai_game_get_facts(g, &f);
+        uint8_t *s = malloc(f.state_size), *work = malloc(f.state_size);
+        miai_move *legal = malloc(sizeof(miai_move) * f.max_legal);
+        miai_rng rng;
+        miai_rng_seed(&rng, 77 + gi);
+        uint32_t corrupt_found = 0;
+        for (int trial = 0; trial < 600; trial++) {
+            miai_state_init(g, s);
+            /* Every third state all garbage, the others a few bits off the start. */
+            for (uint32_t i = sizeof(miai_head); i < f.state_size; i++) {
+                uint64_t x = miai_rng_next(&rng);
+                s[i] = (uint8_t)(trial % 3 == 0 ? x : s[i] ^ (x & (x >> 8) & 1));
+            }
+            miai_head *h = miai_head_of(s);
+            h->to_move = movers[trial % (int)(sizeof movers / sizeof movers[0])];
+            h->ply = (uint32_t)miai_rng_below(&rng, 2 * f.max_plies);
+            if (miai_state_check(g, s) != MIAI_OK) corrupt_found++;
+            for (uint32_t role = 0; role < f.n_roles; role++) {
+                uint32_t n = 0;
+                CHECK(miai_state_legal(g, s, role, legal, f.max_legal, &n) == MIAI_OK);
+                CHECK(n <= f.max_legal);
+                for (uint32_t i = 0; i < n; i++) {
+                    memcpy(work, s, f.state_size);
+                    miai_state_play(g, work, legal[i]);
+                    miai_state_check(g, work);
+                }
+            }
+            double mean[MIAI_MAX_ROLES];
+            uint64_t plies = 0;
+            CHECK(miai_playouts(g, s, 3, (uint64_t)trial, mean, MIAI_MAX_ROLES, &plies) ==
+                  MIAI_OK);
+            char buf[512];
+            CHECK(miai_state_render(g, s, buf, sizeof buf) == MIAI_OK);
+            uint64_t k1, k2;
+            CHECK(miai_state_key_full(g, s, &k1, &k2) == MIAI_OK);
+        }
+        CHECK(corrupt_found > 300);
+        free(legal);
+        free(work);
+        free(s);
+        miai_game_free(g);
+    }
+}
+
 int main(void) {
     static const ctest_case cases[] = {
         {"fast_playout_equals_replayed_trace", fast_playout_equals_replayed_trace},
         {"perft_matches_published_counts", perft_matches_published_counts},
         {"move_text_edges", move_text_edges},
+        {"garbage_states_are_survived", garbage_states_are_survived},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }

@@ -25,6 +25,7 @@ MODES = {"tree": int(lib.MIAI_MODE_TREE), "dag": int(lib.MIAI_MODE_DAG)}
 BATCH_SECONDS = 0.05
 BATCH_ITERATIONS = 1 << 16
 MAX_NODES_LIMIT = 1 << 30
+MIN_BYTES = 64 * 1024
 NIL = 0xFFFFFFFF
 
 
@@ -87,8 +88,9 @@ class Search:
 
     Budget: ``iterations``, ``seconds`` or both (whichever ends first), given here or
     to :meth:`run`.  ``mode`` is ``"dag"`` (one node per position) or ``"tree"`` (no
-    transposition detection).  ``max_nodes`` bounds the graph: when it is full the
-    search keeps sampling without expanding.  ``role`` chooses whose moves are
+    transposition detection).  ``max_nodes`` bounds the graph, and ``max_bytes`` (an
+    extension: optional, >= 64 KiB) its memory (nodes, edges, table, links): when
+    either is full the search keeps sampling without expanding.  ``role`` chooses whose moves are
     reported at simultaneous roots (default: the role to move, or role 0).
     ``run`` may be stopped from another thread with :meth:`stop`; :meth:`result`
     called while a run is in progress returns the last batch's result.
@@ -105,6 +107,7 @@ class Search:
         max_nodes: int = 1_000_000,
         mode: str = "dag",
         role: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         if not isinstance(state, State):
             raise InvalidArgumentError(f"a Search needs a State, not {state!r}")
@@ -121,6 +124,14 @@ class Search:
         ):
             raise InvalidArgumentError(
                 f"max_nodes must be an int in [1, {MAX_NODES_LIMIT}], not {max_nodes!r}"
+            )
+        if max_bytes is not None and (
+            isinstance(max_bytes, bool)
+            or not isinstance(max_bytes, int)
+            or not MIN_BYTES <= max_bytes < 2**63
+        ):
+            raise InvalidArgumentError(
+                f"max_bytes must be None or an int >= {MIN_BYTES}, not {max_bytes!r}"
             )
         if mode not in MODES:
             raise InvalidArgumentError(f"mode must be 'dag' or 'tree', not {mode!r}")
@@ -143,6 +154,7 @@ class Search:
         cfg = ffi.new("miai_search_config *")
         cfg.mode = MODES[mode]
         cfg.max_nodes = max_nodes
+        cfg.max_bytes = max_bytes or 0
         cfg.seed = seed
         cfg.final_choice = lib.MIAI_FINAL_VISITS
         algorithm.configure(cfg)  # type: ignore[attr-defined]
@@ -301,6 +313,7 @@ class Search:
             "max_nodes": int(i.max_nodes),
             "refused": int(i.refused),
             "bytes_allocated": int(i.bytes_allocated),
+            "graph_bytes": int(i.graph_bytes),
             "bytes_per_edge": int(i.bytes_per_edge),
             "bytes_per_node": int(i.bytes_per_node),
             "seconds": float(i.seconds),
@@ -324,6 +337,18 @@ class Search:
         n = ffi.new("uint32_t *")
         check(lib.miai_search_node_edges(self._ptr, index, buf, max(count, 1), n), "edges")
         return [_edge(k, buf[k]) for k in range(n[0])]
+
+    def node_parents(self, index: int) -> list[tuple[int, int | None]]:
+        """In-edges of a node as (parent node, edge offset at the parent; None for a
+        joint link).  Only when the algorithm tracks parents (StateError otherwise)."""
+        cap = max(1, self.info()["edges"] + self.info()["nodes"])
+        parents = ffi.new("uint32_t[]", cap)
+        edges = ffi.new("uint32_t[]", cap)
+        n = ffi.new("uint32_t *")
+        check(lib.miai_search_node_parents(self._ptr, index, parents, edges, cap, n), "parents")
+        return [
+            (int(parents[k]), None if edges[k] == NIL else int(edges[k])) for k in range(n[0])
+        ]
 
     def node_links(self, index: int) -> list[tuple[int, tuple[int, ...]]]:
         """Joint children of a simultaneous node: (child, edge offset per role)."""
@@ -370,6 +395,21 @@ class Search:
                 k += 1
         return out
 
+    def _role_means(
+        self, edges: list[EdgeStats], role: int
+    ) -> dict[str, tuple[tuple[float, ...], int]]:
+        """Per root move: every role's mean reward and the iteration count, over the
+        iterations since the root was set."""
+        nr = self._game.n_roles
+        out = ffi.new("double[]", nr)
+        count = ffi.new("uint64_t *")
+        means: dict[str, tuple[tuple[float, ...], int]] = {}
+        for e in edges:
+            check(lib.miai_search_root_role_means(self._ptr, e.index, out, nr, count), "means")
+            text = self._game.move_to_text(e.move, role)
+            means[text] = (tuple(float(out[r]) for r in range(nr)), int(count[0]))
+        return means
+
     def _make_result(self) -> SearchResult:
         info = self.info()
         role = self._report_role()
@@ -400,6 +440,7 @@ class Search:
             text = self._game.move_to_text(e.move, role)
             moves.append(MoveStats(e.move, text, e.visits, e.mean, low, high, e.pruned))
         moves.sort(key=lambda m: (-m.visits, -m.mean, m.move))
+        extra["role_means"] = self._role_means(edges, role)
         index = ffi.new("uint32_t *")
         check(lib.miai_search_best(self._ptr, role, index), "best move")
         best = self.root_edges()[int(index[0])]

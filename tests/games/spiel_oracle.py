@@ -1,5 +1,6 @@
-"""Shared checks for the game tests in this folder: OpenSpiel as a rules oracle,
-Zobrist keys along random games, and the size switch for heavier runs.
+"""Shared checks for the game tests in this folder: OpenSpiel and plain-Python
+references as rules oracles, Zobrist keys along random games, and the size switch for
+heavier runs.
 
 ``compare_with_openspiel`` plays random games in miai and in OpenSpiel side by side:
 at every ply the legal move sets, the player to move and the board must agree, the
@@ -14,8 +15,10 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import engine
+from engine.core import ffi
 from engine.games import State
 
 FULL = os.environ.get("MIAI_FULL") == "1"
@@ -82,9 +85,68 @@ def compare_with_openspiel(
     return stats
 
 
+class Reference(Protocol):
+    """A plain-Python rules implementation from tests/reference/."""
+
+    to_move: int
+
+    def is_terminal(self) -> bool: ...
+    def legal_moves(self) -> list[int]: ...
+    def play(self, move: int) -> None: ...
+    def rewards(self) -> tuple[float, float]: ...
+    def rows_top_first(self) -> list[str]: ...
+
+
+def compare_with_reference(
+    game: engine.Game,
+    make_reference: Callable[[], Reference],
+    n_games: int,
+    seed: int,
+    board_of: Callable[[str], list[str]],
+) -> OracleStats:
+    """Random games played move by move in miai and a plain-Python reference: boards,
+    movers, legal move sets, terminal status and rewards agree at every ply."""
+    rng = random.Random(seed)
+    stats = OracleStats()
+    for _ in range(n_games):
+        ours, ref = game.initial_state(), make_reference()
+        while True:
+            assert ours.is_terminal() == ref.is_terminal(), ours.render()
+            assert board_of(ours.render()) == ref.rows_top_first(), ours.render()
+            if ours.is_terminal():
+                break
+            assert ours.to_move == ref.to_move
+            legal = ours.legal_moves()
+            assert sorted(legal) == sorted(ref.legal_moves()), ours.render()
+            move = rng.choice(legal)
+            stats.moves_seen[move] += 1
+            ours.play(move)
+            ref.play(move)
+            stats.plies += 1
+        assert ours.rewards() == ref.rewards()
+        stats.outcomes[ref.rewards()] += 1
+        stats.games += 1
+    return stats
+
+
 def replay(game: engine.Game, moves: str | list[int]) -> State:
     """The state after ``moves``: move ids, or move texts separated by spaces."""
     return game.initial_state().play_all(moves.split() if isinstance(moves, str) else moves)
+
+
+def with_bytes(state: State, offset: int, data: bytes, rekey: bool = False) -> State:
+    """A copy of ``state`` with ``data`` written at byte ``offset`` (to corrupt it);
+    with ``rekey`` the stored keys are made to agree with the new contents, so that
+    only the game's own check can notice."""
+    twin = state.copy()
+    raw = bytearray(twin.to_bytes())
+    raw[offset : offset + len(data)] = data
+    ffi.memmove(twin.ptr, bytes(raw), len(raw))
+    if rekey:
+        k1, k2 = twin.keys_from_scratch()
+        raw[0:16] = k1.to_bytes(8, "little") + k2.to_bytes(8, "little")
+        ffi.memmove(twin.ptr, bytes(raw), len(raw))
+    return twin
 
 
 def position_of(state: State) -> bytes:

@@ -3,7 +3,8 @@
 Perft: the published counts of the Regular Games project's perft suite
 (github.com/radekmie/rg, interpreter_node/src/bench.test.ts: 1, 7, 49, 343, 2401,
 16807, 117649, 823536, 5673234); depth 7 is 7**7 minus the 7 sequences that overfill a
-column.  Rules: OpenSpiel's connect_four, move by move.
+column.  Rules: OpenSpiel's connect_four and the plain-Python tests/reference/connect4.py,
+move by move.
 """
 
 from __future__ import annotations
@@ -13,15 +14,18 @@ import random
 import pytest
 
 import engine
-from engine.errors import IllegalMoveError
+from engine.errors import CorruptStateError, IllegalMoveError
 from engine.perft import perft
 from tests.games.spiel_oracle import (
     FULL,
     check_keys_on_random_games,
     compare_with_openspiel,
+    compare_with_reference,
     replay,
     size,
+    with_bytes,
 )
+from tests.reference.connect4 import Connect4
 
 PERFT = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234]
 CI_DEPTH = 7
@@ -60,6 +64,11 @@ def test_random_games_agree_with_openspiel(game: engine.Game) -> None:
     )
     assert stats.outcomes[(1.0, 0.0)] > 0 and stats.outcomes[(0.0, 1.0)] > 0
     assert set(stats.moves_seen) == set(range(7))
+
+
+def test_random_games_agree_with_the_python_reference(game: engine.Game) -> None:
+    stats = compare_with_reference(game, Connect4, size(60, 2000), seed=12, board_of=board_of)
+    assert stats.outcomes[(1.0, 0.0)] > 0 and stats.outcomes[(0.0, 1.0)] > 0
 
 
 def find_draw(game: engine.Game) -> list[int]:
@@ -145,3 +154,53 @@ def test_transposed_move_orders_give_equal_keys(game: engine.Game) -> None:
     assert a.to_bytes()[24:] == b.to_bytes()[24:] == c.to_bytes()[24:]
     assert a.keys() == b.keys() == c.keys()
     assert replay(game, ["a", "b"]).keys() != replay(game, ["b", "a"]).keys()
+
+
+def test_check_recomputes_what_the_keys_do_not_cover(game: engine.Game) -> None:
+    """Winner, mover and padding are derived, outside the Zobrist keys: the debug
+    check must still notice when they are wrong."""
+    state = replay(game, "d d c")  # o to move, no winner
+    state.check()
+    offsets = {"to_move": 16, "winner": 40, "pad": 41}
+    for offset, data in [
+        (offsets["to_move"], (0).to_bytes(4, "little")),  # x to move after 3 plies
+        (offsets["to_move"], (-2).to_bytes(4, "little", signed=True)),  # "terminal"
+        (offsets["winner"], b"\x01"),
+        (offsets["pad"], b"\x01"),
+        (24, b"\x01\x01"),  # x on a1 and a floating b2, c1 gone: keys differ
+    ]:
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, offset, data).check()
+
+
+
+def stones(x: int, o: int) -> bytes:
+    return x.to_bytes(8, "little") + o.to_bytes(8, "little")
+
+
+def cells(*names: str) -> int:
+    """Bitboard of cells like "b2" (bit = column * 7 + row)."""
+    return sum(1 << ((ord(n[0]) - ord("a")) * 7 + int(n[1]) - 1) for n in names)
+
+
+def test_check_catches_impossible_boards_with_agreeing_keys(game: engine.Game) -> None:
+    state = replay(game, "d d c")
+    x, o = cells("c1", "d1"), cells("d2")
+    assert state.to_bytes()[24:40] == stones(x, o)
+    with_bytes(state, 24, stones(x, o), rekey=True).check()  # the rewrite itself is fine
+    for bad_x, bad_o in [
+        (x | cells("b2"), o),  # b2 floats over an empty b1
+        (x, o | cells("d1")),  # o on x's d1 as well
+        (x | 1 << 6, o),  # a stone in column a's sentinel row
+        (x | cells("a1", "b1"), o),  # x two stones ahead
+    ]:
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, 24, stones(bad_x, bad_o), rekey=True).check()
+
+
+def test_check_catches_a_line_without_a_winner(game: engine.Game) -> None:
+    won = replay(game, "a a b b c c d")  # x: a1 b1 c1 d1
+    assert won.is_terminal() and won.rewards() == (1.0, 0.0)
+    with_bytes(won, 40, b"\x00").check()  # winner 0 is right
+    with pytest.raises(CorruptStateError):
+        with_bytes(won, 40, b"\x02").check()  # "no winner" (not part of the keys)

@@ -3,7 +3,8 @@
 Perft: OEIS A124004, "number of possible Othello games after n plies" with a forced
 pass counted as a ply (1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288,
 24571056, ...); depth 10 is the first to lose the games that end at ply 9.  Rules,
-move ids and move text: OpenSpiel's othello, move by move.
+move ids and move text: OpenSpiel's othello and the plain-Python
+tests/reference/othello.py, move by move.
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from collections.abc import Callable
 import pytest
 
 import engine
-from engine.errors import IllegalMoveError
+from engine.errors import CorruptStateError, IllegalMoveError
 from engine.perft import perft
 from tests.games.spiel_oracle import (
     FULL,
     check_keys_on_random_games,
     compare_with_openspiel,
+    compare_with_reference,
     size,
+    with_bytes,
 )
+from tests.reference.othello import Othello
 
 PERFT = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056]
 CI_DEPTH = 7
@@ -57,6 +61,10 @@ def test_random_games_agree_with_openspiel(game: engine.Game) -> None:
     )
     assert stats.moves_seen[PASS] > 0, "no pass was exercised"
     assert len(stats.outcomes) == 3, stats.outcomes  # wins, losses and draws
+
+
+def test_random_games_agree_with_the_python_reference(game: engine.Game) -> None:
+    compare_with_reference(game, Othello, size(20, 1000), seed=18, board_of=board_of)
 
 
 def test_move_ids_and_text_are_openspiels(game: engine.Game) -> None:
@@ -139,3 +147,40 @@ def test_transposed_move_orders_give_equal_keys(game: engine.Game) -> None:
             assert keys == state.keys() == state.keys_from_scratch(), (first, line)
             found += 1
     assert found > 0, "no transposition among 3000 five-ply openings"
+
+
+def test_check_recomputes_what_the_keys_do_not_cover(game: engine.Game) -> None:
+    """Mover, ply and padding are derived or bounded, outside the Zobrist keys: the
+    debug check must still notice when they are wrong."""
+    state = game.initial_state().play("d3")
+    state.check()
+    for offset, data in [
+        (16, (0).to_bytes(4, "little")),  # black to move again
+        (16, (-2).to_bytes(4, "little", signed=True)),  # "terminal" with moves left
+        (20, (5).to_bytes(4, "little")),  # five plies cannot have placed one disc
+        (41, b"\x01"),  # padding
+        (40, b"\x00"),  # the side to move changed: keys differ
+    ]:
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, offset, data).check()
+
+
+def squares(*names: str) -> int:
+    """Bitboard of squares like "d3" (bit = move id)."""
+    return sum(1 << ((int(n[1]) - 1) * 8 + ord(n[0]) - ord("a")) for n in names)
+
+
+def test_check_catches_impossible_boards_with_agreeing_keys(game: engine.Game) -> None:
+    state = game.initial_state().play("d3")  # black d3 d4 d5 e4, white e5
+    black, white = squares("d3", "d4", "d5", "e4"), squares("e5")
+    layout = black.to_bytes(8, "little") + white.to_bytes(8, "little")
+    assert state.to_bytes()[24:40] == layout
+    with_bytes(state, 24, layout, rekey=True).check()  # the rewrite itself is fine
+    for bad_black, bad_white in [
+        (black, white | squares("d4")),  # d4 both black and white
+        (black & ~squares("d4"), white),  # an empty centre square
+        (black | squares("a1", "h8", "a8"), white),  # four discs in one ply
+    ]:
+        data = bad_black.to_bytes(8, "little") + bad_white.to_bytes(8, "little")
+        with pytest.raises(CorruptStateError):
+            with_bytes(state, 24, data, rekey=True).check()

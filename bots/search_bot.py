@@ -1,0 +1,154 @@
+"""A bot for any search algorithm of ``engine.search`` (``uct``, and every later one).
+
+Spec keys read here, the budget of every search bot:
+    iterations  iterations per move (default 1000 unless ``seconds`` is given)
+    seconds     time per move (``inf`` or absent: no time limit)
+    nodes       node budget of the search graph (default 1,000,000)
+    seed        base seed (each search of the bot gets its own seed derived from it)
+    mode        ``dag`` (transpositions shared) or ``tree``
+    reuse       ``1`` (default): keep the subgraph below the move played between
+                moves (``Search.advance``); ``0``: a fresh search every move
+Every other key goes to ``engine.search.algorithm_from_spec(name, params)``, so a new
+algorithm of the search layer is a bot the day it exists, with no change here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from bots.base import SEED_MAX, BaseBot, acting_role
+from bots.spec import BotSpec
+from engine import games
+from engine.errors import LimitError, MiaiError, OutOfMemoryError
+from engine.games import Game, Move, State
+
+BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse")
+DEFAULT_ITERATIONS = 1000
+DEFAULT_NODES = 1_000_000
+
+
+class SearchLike(Protocol):
+    """What the bot uses of ``engine.search.Search``."""
+
+    @property
+    def state(self) -> State: ...
+
+    def run(self, iterations: int | None = None, seconds: float | None = None,
+            on_batch: Any = None) -> Any: ...
+
+    def result(self) -> Any: ...
+
+    def advance(self, move: Move | Sequence[Move]) -> None: ...
+
+
+SearchFactory = Callable[..., SearchLike]
+AlgorithmFactory = Callable[[str, dict[str, str]], object]
+
+
+def _engine_search() -> tuple[SearchFactory, AlgorithmFactory]:
+    from engine.search import Search, algorithm_from_spec
+
+    return Search, algorithm_from_spec
+
+
+class SearchBot(BaseBot):
+    def __init__(
+        self,
+        spec: BotSpec,
+        game: Game,
+        *,
+        search_factory: SearchFactory | None = None,
+        algorithm_factory: AlgorithmFactory | None = None,
+    ) -> None:
+        budget, self.algorithm_params = spec.split(BUDGET_KEYS)
+        plain = BotSpec(spec.name, budget)
+        super().__init__(spec.name, spec.text, game,
+                         seed=plain.get_int("seed", 0, maximum=SEED_MAX) or 0)
+        seconds = plain.get_float("seconds", None, minimum=0.0, allow_inf=True)
+        self.seconds = None if seconds is None or math.isinf(seconds) else seconds
+        default_iterations = DEFAULT_ITERATIONS if self.seconds is None else None
+        self.iterations = plain.get_int("iterations", default_iterations, minimum=1)
+        self.max_nodes = plain.get_int("nodes", DEFAULT_NODES, minimum=1,
+                                       maximum=2**32 - 1)
+        self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
+        self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
+        if search_factory is None or algorithm_factory is None:
+            search_factory, algorithm_factory = _engine_search()
+        self._new_search = search_factory
+        self._new_algorithm = algorithm_factory
+        # Build once now, so a bad algorithm parameter fails when the bot is made.
+        self._new_algorithm(self.name, dict(self.algorithm_params))
+        self._search: SearchLike | None = None
+        self._search_role: int | None = None
+        self._searches = 0
+
+    @property
+    def search(self) -> SearchLike | None:
+        """The live search (kept between moves when ``reuse=1``), or None."""
+        return self._search
+
+    def reset(self, game: Game) -> None:
+        self._drop()
+        self._searches = 0
+        super().reset(game)
+
+    def choose(self, state: State, role: int | None = None) -> Move:
+        me = acting_role(state, role)
+        search = self._search_for(state, me)
+        try:
+            result = search.run(iterations=self.iterations, seconds=self.seconds)
+        except (LimitError, OutOfMemoryError):
+            # The node budget is full: play on the statistics gathered so far.
+            result = search.result()
+            if not result.iterations:
+                raise
+        self._report = result
+        if not self.reuse:
+            self._drop()
+        return int(result.best_move)
+
+    def observe(self, state_before: State, move: Move | Sequence[Move]) -> None:
+        search = self._search
+        if search is None:
+            return
+        if not _same_position(search.state, state_before):
+            self._drop()
+            return
+        try:
+            search.advance(list(move) if isinstance(move, Sequence) else move)
+        except MiaiError:
+            self._drop()
+
+    def close(self) -> None:
+        self._drop()
+
+    def _search_for(self, state: State, me: int) -> SearchLike:
+        simultaneous = state.to_move == games.SIMULTANEOUS
+        role = me if simultaneous else None
+        if (self._search is not None and self._search_role == role
+                and _same_position(self._search.state, state)):
+            return self._search
+        self._drop()
+        self._searches += 1
+        seed = (self.game_seed() + 0xBF58476D1CE4E5B9 * self._searches) % (SEED_MAX + 1)
+        algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
+        self._search = self._new_search(
+            state.copy(), algorithm, seed=seed, max_nodes=self.max_nodes,
+            mode=self.mode, role=role,
+        )
+        self._search_role = role
+        return self._search
+
+    def _drop(self) -> None:
+        self._search = None
+        self._search_role = None
+
+
+def _same_position(a: State, b: State) -> bool:
+    return a.game.spec == b.game.spec and a.to_bytes() == b.to_bytes()
+
+
+def make_search_bot(spec: BotSpec, game: Game) -> SearchBot:
+    return SearchBot(spec, game)

@@ -1,0 +1,148 @@
+"""GoGui analyze commands and live graphics.
+
+``gogui-analyze_commands`` lists lines ``type/label/command``; board-shaped responses
+(``dboard``) are one row per line, top row first.  During genmove, when live graphics
+are on, a block ``gogui-gfx:`` + gfx commands + an empty line goes to stderr after each
+search batch: the most visited moves as labels, their win rates as influence, and the
+principal variation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from protocols.gtp.engine import GtpEngine
+
+ANALYZE = (
+    "gfx/Search: visits, win rates, PV/miai-gfx",
+    "dboard/Visit counts/miai-visits",
+    "dboard/Win rates/miai-winrates",
+    "var/Principal variation/miai-pv",
+    "dboard/Ownership (black +1, white -1)/miai-ownership",
+    "pspairs/UCT* pruning intervals/miai-intervals",
+    "string/Search report/miai-report",
+    "none/Live graphics on/miai-live_gfx on",
+    "none/Live graphics off/miai-live_gfx off",
+)
+
+
+def register(engine: GtpEngine) -> None:
+    c = engine.commands
+    c["gogui-analyze_commands"] = lambda a: "\n".join(ANALYZE)
+    c["miai-gfx"] = lambda a: _gfx_commands(engine, _report(engine))
+    c["miai-visits"] = lambda a: _board(engine, _per_move(engine, lambda s: float(s.visits)))
+    c["miai-winrates"] = lambda a: _board(engine, _per_move(engine, lambda s: s.mean))
+    c["miai-pv"] = lambda a: _pv(engine, _report(engine))
+    c["miai-ownership"] = lambda a: _ownership(engine)
+    c["miai-intervals"] = lambda a: _intervals(engine)
+    c["miai-report"] = lambda a: _text_report(_report(engine))
+    c["miai-live_gfx"] = lambda a: _live(engine, a)
+
+
+def _report(engine: GtpEngine) -> Any:
+    bot = engine._bot
+    return getattr(bot, "last_report", None) if bot is not None else None
+
+
+def _per_move(engine: GtpEngine, value: Any) -> dict[int, float]:
+    report = _report(engine)
+    if report is None:
+        return {}
+    points = engine.session.size**2
+    return {s.move: value(s) for s in getattr(report, "moves", []) if s.move < points}
+
+
+def _board(engine: GtpEngine, values: dict[int, float]) -> str:
+    size = engine.session.size
+    rows = []
+    for r in range(size):
+        row = []
+        for col in range(size):
+            vertex = f"{'ABCDEFGHJKLMNOPQRST'[col]}{size - r}"
+            point = engine.session.parse_vertex(vertex)
+            v = values.get(point)
+            row.append("0" if v is None else f"{v:.3f}".rstrip("0").rstrip("."))
+        rows.append(" ".join(row))
+    return "\n" + "\n".join(rows)
+
+
+def _pv(engine: GtpEngine, report: Any) -> str:
+    if report is None or not getattr(report, "pv", None):
+        return ""
+    role = getattr(report, "role", None)
+    colour = "bw"[role if role in (0, 1) else engine.session.to_move()]
+    out = []
+    for move in report.pv:
+        out.append(f"{colour} {move.upper() if move.lower() != 'pass' else 'PASS'}")
+        colour = "w" if colour == "b" else "b"
+    return " ".join(out)
+
+
+def _ownership(engine: GtpEngine) -> str:
+    from engine import go
+
+    own = go.ownership(engine.session.state, 300, seed=1)
+    return _board(engine, dict(enumerate(own.territory)))
+
+
+def _intervals(engine: GtpEngine) -> str:
+    report = _report(engine)
+    if report is None:
+        return ""
+    intervals = getattr(report, "extra", {}).get("intervals")
+    pairs = []
+    for s in getattr(report, "moves", []):
+        if s.move >= engine.session.size**2:
+            continue
+        lo, hi = (intervals[s.move] if intervals and s.move in intervals else (s.ci_low, s.ci_high))
+        mark = "(pruned)" if getattr(s, "pruned", False) else ""
+        pairs.append(f"{s.text.upper()} {lo:.2f}..{hi:.2f}{mark}")
+    return " ".join(pairs)
+
+
+def _text_report(report: Any) -> str:
+    if report is None:
+        return "no search yet"
+    lines = [f"iterations {report.iterations}  nodes {report.nodes}  "
+             f"time {report.seconds:.2f}s  value {report.root_value:.3f}"]
+    for s in report.moves[:10]:
+        lines.append(f"{s.text:>5} visits {s.visits:7d} mean {s.mean:.3f} "
+                     f"[{s.ci_low:.3f}, {s.ci_high:.3f}]")
+    lines.append("pv " + " ".join(report.pv))
+    return "\n".join(lines)
+
+
+def _gfx_commands(engine: GtpEngine, report: Any) -> str:
+    if report is None:
+        return ""
+    moves = [s for s in getattr(report, "moves", []) if s.visits > 0][:12]
+    lines = []
+    if moves:
+        lines.append("LABEL " + " ".join(f"{s.text.upper()} {s.visits}" for s in moves
+                                          if s.text.lower() != "pass"))
+        lines.append("INFLUENCE " + " ".join(
+            f"{s.text.upper()} {2 * s.mean - 1:.2f}" for s in moves if s.text.lower() != "pass"))
+    pv = _pv(engine, report)
+    if pv:
+        lines.append("VAR " + pv)
+    total = getattr(report, "iterations", 0)
+    lines.append(f"TEXT {total} iterations, value {report.root_value:.3f}")
+    return "\n".join(line for line in lines if line.split(" ", 1)[-1].strip() or line == "")
+
+
+def live_gfx(engine: GtpEngine, role: int, report: Any) -> str:
+    body = _gfx_commands(engine, report)
+    return f"gogui-gfx:\n{body}\n\n" if body else ""
+
+
+def _live(engine: GtpEngine, args: Sequence[str]) -> str:
+    if len(args) != 1 or args[0] not in ("on", "off"):
+        from protocols.gtp.engine import GtpError
+
+        raise GtpError("syntax error")
+    engine.options.gfx = args[0] == "on"
+    return ""
+
+
