@@ -23,12 +23,16 @@
  * Parameters: params[0] = w_init > 0 (0.9), params[1] = w_final > 0 (20000),
  * params[2] = prior visits >= 0 (0: no priors), params[3] = 1 for game knowledge in
  * the prior (Go: go_prior_kinds: good moves start at a virtual win rate of 1, bad
- * ones at 0, the rest at 0.5), 0 for the even prior 0.5 only; params[4] = fpu >= 0.
+ * ones at 0, the rest at 0.5), 0 for the even prior 0.5 only; params[4] = fpu >= 0;
+ * params[5] = 1 to count, per root edge, who owns each point at the end of the
+ * playouts through it (Go only: go_ownership_add), the territory statistics of Huang
+ * et al.'s territorial pruning (eq. 16); the counts restart when the root changes.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../games/go_api.h"
 #include "../games/go_policy.h"
 #include "mcts.h"
 #include "search_rave_api.h"
@@ -46,6 +50,12 @@ typedef struct {
     uint32_t gen;
     miai_move *pmoves;  /* scratch for priors */
     int8_t *kinds;
+    /* Territory counts per root edge (params[5]): visits, and per point black/white
+     * owner counts in rows of n_points; for the root with keys terr_key/terr_key2. */
+    bool territory;
+    uint32_t n_points, terr_edges;
+    uint32_t *terr_visits, *terr_black, *terr_white;
+    uint64_t terr_key, terr_key2;
 } rave_data;
 
 extern const miai_policy_ops miai_rave_policy;
@@ -59,6 +69,9 @@ static void rave_destroy(miai_policy *p) {
     free(a->who);
     free(a->pmoves);
     free(a->kinds);
+    free(a->terr_visits);
+    free(a->terr_black);
+    free(a->terr_white);
     free(a);
     p->data = NULL;
 }
@@ -69,6 +82,10 @@ static int rave_init(miai_policy *p, miai_search *s) {
     if (f->simultaneous || f->n_roles < 1 || f->n_roles > 2) return MIAI_EINVAL;
     if (!(pr[0] > 0) || !(pr[1] > 0) || !(pr[2] >= 0) || !(pr[4] >= 0)) return MIAI_EINVAL;
     if (pr[3] != 0 && pr[3] != 1) return MIAI_EINVAL;
+    if (pr[5] != 0 && pr[5] != 1) return MIAI_EINVAL;
+    uint32_t go_size = 0;
+    double go_komi;
+    if (pr[5] == 1 && go_get_size(s->game, &go_size, &go_komi) != MIAI_OK) return MIAI_EINVAL;
     rave_data *a = calloc(1, sizeof *a);
     if (!a) return MIAI_ENOMEM;
     p->data = a;
@@ -87,6 +104,18 @@ static int rave_init(miai_policy *p, miai_search *s) {
     a->who = calloc(nm, sizeof *a->who);
     a->pmoves = malloc(sizeof *a->pmoves * nl);
     a->kinds = malloc(sizeof *a->kinds * nl);
+    if (pr[5] == 1) {
+        a->territory = true;
+        a->n_points = go_size * go_size;
+        a->terr_edges = nl;
+        a->terr_visits = calloc(nl, sizeof *a->terr_visits);
+        a->terr_black = calloc((size_t)nl * a->n_points, sizeof *a->terr_black);
+        a->terr_white = calloc((size_t)nl * a->n_points, sizeof *a->terr_white);
+        if (!a->terr_visits || !a->terr_black || !a->terr_white) {
+            rave_destroy(p);
+            return MIAI_ENOMEM;
+        }
+    }
     if (!a->seq || !a->who_seq || !a->stamp || !a->who || !a->pmoves || !a->kinds) {
         rave_destroy(p);
         return MIAI_ENOMEM;
@@ -161,11 +190,32 @@ static inline void rave_mark(rave_data *a, uint32_t j) {
     a->who[a->seq[j]] = (uint8_t)a->who_seq[j];
 }
 
+/* The final position of the playout (s->work) counted for the root edge taken. */
+static void rave_count_territory(rave_data *a, miai_search *s, const miai_path *path) {
+    const miai_dag *d = &s->dag;
+    const miai_node *root = &d->nodes[d->root];
+    if (root->key != a->terr_key || root->key2 != a->terr_key2) { /* a new root */
+        memset(a->terr_visits, 0, sizeof *a->terr_visits * a->terr_edges);
+        memset(a->terr_black, 0, sizeof *a->terr_black * a->terr_edges * a->n_points);
+        memset(a->terr_white, 0, sizeof *a->terr_white * a->terr_edges * a->n_points);
+        a->terr_key = root->key;
+        a->terr_key2 = root->key2;
+    }
+    if (path->len == 0 || path->steps[0].node != d->root) return;
+    uint32_t k = path->steps[0].edge - root->first_edge;
+    if (k >= a->terr_edges) return;
+    size_t row = (size_t)k * a->n_points;
+    if (go_ownership_add(s->game, s->work, a->terr_black + row, a->terr_white + row,
+                         a->n_points) == MIAI_OK)
+        a->terr_visits[k]++;
+}
+
 static void rave_backup(miai_policy *p, miai_search *s, const miai_path *path,
                         const double *rewards) {
     rave_data *a = p->data;
     miai_dag *d = &s->dag;
     miai_backup_descent(s, path, rewards);
+    if (a->territory) rave_count_territory(a, s, path);
     /* The sequence: tree moves, then the playout's (already in seq's tail). */
     uint32_t L = path->len, T = s->trace_role >= 0 ? s->trace_len : 0;
     uint32_t tail = a->seq_cap - s->trace_cap;
@@ -211,6 +261,29 @@ int miai_rave_last_sequence(const miai_search *s, miai_move *moves, uint32_t *ro
     *len = a->seq_len;
     *tree_len = a->tree_len;
     for (uint32_t r = 0; r < a->n_roles; r++) rewards[r] = a->rewards[r];
+    return MIAI_OK;
+}
+
+int miai_rave_root_territory(const miai_search *s, uint32_t *visits, uint32_t *black,
+                             uint32_t *white, uint32_t cap_edges, uint32_t n_points,
+                             uint32_t *n_edges) {
+    if (!s || !visits || !black || !white || !n_edges) return MIAI_EINVAL;
+    if (s->policy.ops != &miai_rave_policy || !s->policy.data) return MIAI_EINVAL;
+    const rave_data *a = s->policy.data;
+    if (!a->territory) return MIAI_ESTATE;
+    const miai_node *root = &s->dag.nodes[s->dag.root];
+    uint32_t n = root->n_edges;
+    if (n_points != a->n_points || cap_edges < n || n > a->terr_edges) return MIAI_EINVAL;
+    bool current = root->key == a->terr_key && root->key2 == a->terr_key2;
+    for (uint32_t k = 0; k < n; k++) {
+        size_t row = (size_t)k * n_points;
+        visits[k] = current ? a->terr_visits[k] : 0;
+        for (uint32_t q = 0; q < n_points; q++) {
+            black[row + q] = current ? a->terr_black[row + q] : 0;
+            white[row + q] = current ? a->terr_white[row + q] : 0;
+        }
+    }
+    *n_edges = n;
     return MIAI_OK;
 }
 

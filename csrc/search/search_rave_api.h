@@ -18,4 +18,13 @@ int miai_rave_last_sequence(const miai_search *s, miai_move *moves, uint32_t *ro
                             uint32_t cap, uint32_t *len, uint32_t *tree_len,
                             double *rewards, uint32_t cap_rewards);
 
+/* Territory counts of a search with params[5] = 1 (else MIAI_ESTATE), per root edge k
+ * (root edge order) for the current root: visits[k] playouts through it, and for
+ * each point q (a Go move id < n_points = size^2) black[k * n_points + q] /
+ * white[...] of them ending with q owned by black / white.  cap_edges >= the
+ * root's edge count; *n_edges gets it. */
+int miai_rave_root_territory(const miai_search *s, uint32_t *visits, uint32_t *black,
+                             uint32_t *white, uint32_t cap_edges, uint32_t n_points,
+                             uint32_t *n_edges);
+
 #endif

@@ -8,12 +8,15 @@ An edge's ``alg_a`` / ``alg_b`` are its AMAF payoff total and count (priors incl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.core import check, ffi, lib
 from engine.errors import InvalidArgumentError
 from engine.search.uct import FINAL_CHOICES, check_exploration, check_final
+
+PRUNE_CONDITIONS = ("none", "relative", "territory", "both")
 
 
 def _positive(name: str, value: object, allow_zero: bool = False) -> None:
@@ -35,7 +38,13 @@ class RAVE:
     ``prior``: virtual AMAF visits given to every new edge (0 = none); ``knowledge``:
     the prior's value comes from game knowledge (Go: captures, atari, patterns; other
     games: even) instead of 0.5 for all.  ``fpu``: the value of an edge with no visit
-    and no AMAF data."""
+    and no AMAF data.
+
+    Root pruning (Huang et al., checked every ``every`` iterations): ``prune`` is
+    ``none``, ``relative`` (condition 2, optimism ``alpha``), ``territory`` (Go only,
+    condition 3 with Phi bounds ``t_low``..``t_high`` over children with at least
+    ``t_min_visits`` playouts; see engine.search.go_pruning) or ``both``.  The search
+    result's ``extra["pruning"]`` lists what was pruned, when and why."""
 
     c: float = 0.0
     final: str = "visits"
@@ -44,6 +53,14 @@ class RAVE:
     prior: float = 0.0
     knowledge: bool = True
     fpu: float = 1.0
+    prune: str = "none"
+    alpha: float = 0.8
+    every: int = 1000
+    t_low: float = 0.0
+    t_high: float = 0.05
+    t_min_visits: int = 50
+    logs: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary,
+                                            init=False, compare=False, repr=False)
     name: ClassVar[str] = "rave"
 
     def __post_init__(self) -> None:
@@ -53,6 +70,25 @@ class RAVE:
         _positive("w_final", self.w_final)
         _positive("prior", self.prior, allow_zero=True)
         _positive("fpu", self.fpu, allow_zero=True)
+        if self.prune not in PRUNE_CONDITIONS:
+            raise InvalidArgumentError(
+                f"rave prune must be one of {', '.join(PRUNE_CONDITIONS)}, not {self.prune!r}")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise InvalidArgumentError(f"rave alpha must be in [0, 1], not {self.alpha!r}")
+        if isinstance(self.every, bool) or not isinstance(self.every, int) or self.every < 1:
+            raise InvalidArgumentError(f"rave every must be an int >= 1, not {self.every!r}")
+        if not 0.0 <= self.t_low <= self.t_high <= 1.0:
+            raise InvalidArgumentError("rave needs 0 <= t_low <= t_high <= 1")
+        if isinstance(self.t_min_visits, bool) or not isinstance(self.t_min_visits, int):
+            raise InvalidArgumentError("rave t_min_visits must be an int")
+
+    @property
+    def territory(self) -> bool:
+        return self.prune in ("territory", "both")
+
+    @property
+    def batch_iterations(self) -> int | None:
+        return self.every if self.prune != "none" else None
 
     def configure(self, cfg: Any) -> None:
         """Fill the C ``miai_search_config`` (params layout: see rave.c)."""
@@ -64,6 +100,21 @@ class RAVE:
         cfg.params[2] = float(self.prior)
         cfg.params[3] = 1.0 if self.knowledge else 0.0
         cfg.params[4] = float(self.fpu)
+        cfg.params[5] = 1.0 if self.territory else 0.0
+
+    def between_batches(self, search: Any) -> bool:
+        """Prune root moves by the configured conditions; True when one is left."""
+        if self.prune == "none":
+            return False
+        from engine.search.go_pruning import prune_root
+
+        log = self.logs.setdefault(search, [])
+        return prune_root(search, self, log)
+
+    def report(self, search: Any) -> dict[str, object]:
+        if self.prune == "none":
+            return {}
+        return {"pruning": {"condition": self.prune, "pruned": list(self.logs.get(search, []))}}
 
 
 @dataclass(frozen=True)
