@@ -177,6 +177,12 @@ bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
 }
 
 bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
+    const uint8_t *col = v->color;
+    const uint32_t W = v->W;
+    /* Fast path: two empty neighbours are two liberties. */
+    if ((col[p - W] == GO_EMPTY) + (col[p - 1] == GO_EMPTY) + (col[p + 1] == GO_EMPTY) +
+            (col[p + W] == GO_EMPTY) >= 2)
+        return false;
     if (go_size_after(v, p, c) < GO_SELF_ATARI_MIN || go_captures_at(v, p, c)) return false;
     return go_libs_after(v, p, c, 2) < 2;
 }
