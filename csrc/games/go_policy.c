@@ -83,13 +83,12 @@ void go_policy_build_patterns(go_data *d) {
 }
 
 uint32_t go_pattern_code(const go_view *v, uint32_t p) {
-    const int32_t W = (int32_t)v->W;
-    uint32_t code = 0;
-    for (int k = 0; k < 8; k++) {
-        int32_t q = (int32_t)p + go_ring[k][0] * W + go_ring[k][1];
-        code |= (uint32_t)v->color[q] << (2 * k);
-    }
-    return code;
+    const uint8_t *c = v->color;
+    const uint32_t W = v->W;
+    /* go_ring order: the row above, left and right, the row below. */
+    return (uint32_t)c[p - W - 1] | (uint32_t)c[p - W] << 2 | (uint32_t)c[p - W + 1] << 4 |
+           (uint32_t)c[p - 1] << 6 | (uint32_t)c[p + 1] << 8 | (uint32_t)c[p + W - 1] << 10 |
+           (uint32_t)c[p + W] << 12 | (uint32_t)c[p + W + 1] << 14;
 }
 
 bool go_pattern_match(const go_view *v, uint32_t p) {
@@ -100,10 +99,11 @@ bool go_pattern_match(const go_view *v, uint32_t p) {
 /* ---- liberties ---- */
 
 uint32_t go_atari_lib(const go_view *v, uint32_t g) {
-    uint32_t n = v->glibs[g];
-    if (n == 0 || v->gsum[g] % n) return 0;
-    uint32_t p = v->gsum[g] / n;
-    return v->gsum2[g] == n * p * p ? p : 0;
+    uint64_t n = v->glibs[g], sum = v->gsum[g];
+    /* All n pseudo-liberties are one point iff (sum p)^2 == n sum p^2 (Cauchy-Schwarz
+     * equality): no division unless the group is in atari. */
+    if (n == 0 || sum * sum != n * v->gsum2[g]) return 0;
+    return (uint32_t)(sum / n);
 }
 
 typedef struct {
