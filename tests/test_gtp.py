@@ -27,7 +27,8 @@ class Pipe:
             stderr=subprocess.PIPE, text=True, bufsize=1,
         )
         self.stderr: list[str] = []
-        threading.Thread(target=self._drain, daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
 
     def _drain(self) -> None:
         assert self.proc.stderr is not None
@@ -63,6 +64,7 @@ class Pipe:
             self.proc.stdin.write("quit\n")
             self.proc.stdin.flush()
             self.proc.wait(timeout=20)
+        self._drainer.join(timeout=20)  # stderr read to its end
 
 
 @pytest.fixture
@@ -319,3 +321,21 @@ def test_quit_ends_the_process() -> None:
     pipe = Pipe("--bot", "random")
     assert pipe.raw("7 quit") == "=7\n\n"
     assert pipe.proc.wait(timeout=20) == 0
+
+
+def _gfx_blocks(*args: str) -> tuple[int, str]:
+    pipe = Pipe("--bot", "uct:iterations=3000", *args)
+    try:
+        pipe.ok("boardsize 9")
+        assert pipe.ok("genmove b")
+        report = pipe.ok("miai-report")
+    finally:
+        pipe.close()  # waits for the process: stderr is complete after this
+    return sum(line.startswith("gogui-gfx:") for line in pipe.stderr), report
+
+
+def test_live_gfx_goes_to_stderr_only_and_can_be_switched_off() -> None:
+    blocks, report = _gfx_blocks()
+    assert blocks > 0, "no live graphics during genmove"
+    assert report.startswith("iterations 3000")
+    assert _gfx_blocks("--no-gfx")[0] == 0

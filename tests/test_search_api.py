@@ -145,12 +145,15 @@ def test_run_releases_the_gil_inside_c(monkeypatch: pytest.MonkeyPatch) -> None:
     worker = threading.Thread(target=work)
     worker.start()
     assert entering.wait(60)
-    spins = 0
+    seen_running = False
     while worker.is_alive():
-        spins += 1  # pure Python, needs the GIL
-        search.stop()
+        # Pure Python (needs the GIL) while the worker is inside its one C call; the
+        # counter read is a plain load of a number the C loop increments.
+        if search.info()["iterations"] > 0:
+            seen_running = True
+            search.stop()
         worker.join(0.01)
-    assert spins > 0
+    assert seen_running
     assert results[0].iterations > 0
     assert results[0].seconds < 150.0  # stopped, not run out: the GIL was free
 

@@ -268,6 +268,9 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
         memcpy(s->work, s->root_state, s->game->facts.state_size);
         if (miai_dag_expand(d, s->game, s->work, d->root, s->moves) != MIAI_OK)
             return MIAI_ENOMEM;
+        s->path.len = 0;
+        s->path.last_level = 0;
+        s->path.leaf = d->root;
         if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, d->root);
     }
     s->root_iterations = 0;

@@ -18,7 +18,10 @@
  *     siblings are edges[node->first_edge ..]).  Values are written before counts.
  *   - track_parents asks the dag for in-edge lists (dag.h: parent_head, in_links), for
  *     algorithms that update or read ancestors (UCD's update-all, a_d(x)).
- *   - on_expand (optional) runs once when a node is created: priors, virtual child.
+ *   - on_expand (optional) runs once when a node gets its edges (its second visit;
+ *     the root when it is set): priors, AUCT's virtual child.  s->path then holds the
+ *     descent so far -- its last step is the edge that led to the node, whose n' and
+ *     sum' are the node's pre-expansion playouts (len == 0 at the root).
  *   - final (optional) picks the root move; NULL means the configured rule
  *     (most visits or highest mean), see miai_final_default.
  *   - A policy must not allocate during select/backup (the search loop is hot) and

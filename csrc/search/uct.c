@@ -18,22 +18,38 @@ static inline double uct_value(double sum, uint32_t n, double c_sqrt_log_parent)
     return sum * inv + c_sqrt_log_parent * sqrt(inv);
 }
 
+static inline bool eligible(const miai_edge *e, bool skip_pruned) {
+    return !(skip_pruned && (e->flags & MIAI_EDGE_PRUNED));
+}
+
 static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                            uint32_t count, uint32_t role) {
     (void)node;
     (void)role;
     const miai_edge *edges = s->dag.edges;
     uint64_t parent = 0;
+    uint32_t unvisited = 0, unvisited_open = 0;
     bool skip_pruned = false;
     for (uint32_t i = first; i < first + count; i++) {
+        bool open = !(edges[i].flags & MIAI_EDGE_PRUNED);
         parent += edges[i].n;
-        skip_pruned |= !(edges[i].flags & MIAI_EDGE_PRUNED);
+        skip_pruned |= open;
+        unvisited += edges[i].n == 0;
+        unvisited_open += edges[i].n == 0 && open;
+    }
+    /* Unvisited edges are worth +infinity: one of them, uniformly at random. */
+    uint32_t ties = skip_pruned ? unvisited_open : unvisited;
+    if (ties) {
+        uint32_t k = miai_rng_below(&s->rng, ties);
+        for (uint32_t i = first; i < first + count; i++)
+            if (edges[i].n == 0 && eligible(&edges[i], skip_pruned) && k-- == 0) return i;
     }
     double k = parent > 1 ? p->cfg.c * sqrt(log((double)parent)) : 0.0;
     double best = -INFINITY;
-    uint32_t chosen = first, ties = 0;
+    uint32_t chosen = first;
+    ties = 0;
     for (uint32_t i = first; i < first + count; i++) {
-        if (skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)) continue;
+        if (!eligible(&edges[i], skip_pruned)) continue;
         double v = uct_value(edges[i].sum, edges[i].n, k);
         if (v > best) {
             best = v;

@@ -402,6 +402,69 @@ static void byte_budget_holds(void) {
     miai_game_free(hex);
 }
 
+/* Every registered game: a whole game of search + advance (random or best moves)
+ * with small budgets, both modes, parents tracked -- reroot and the budget paths
+ * under the sanitizers. */
+static void every_game_search_and_advance(void) {
+    for (uint32_t gi = 0; gi < miai_game_count(); gi++) {
+        miai_game_info info;
+        miai_game_describe(gi, &info);
+        double params[MIAI_MAX_PARAMS];
+        for (uint32_t k = 0; k < info.n_params; k++) params[k] = info.param_min[k];
+        if (strcmp(info.name, "leftright") == 0) params[0] = 30;
+        miai_game *g = NULL;
+        CHECK(miai_game_create(info.name, params, info.n_params, &g) == MIAI_OK);
+        if (!g) continue;
+        uint8_t *state = malloc(g->facts.state_size);
+        miai_move *legal = malloc(sizeof(miai_move) * g->facts.max_legal);
+        miai_edge_stats *edges = malloc(sizeof(miai_edge_stats) * g->facts.max_legal * 8);
+        miai_rng rng;
+        miai_rng_seed(&rng, gi);
+        for (uint32_t mode = 0; mode < 2; mode++) {
+            miai_state_init(g, state);
+            miai_search_config c = config(mode, gi, 200);
+            c.flags = MIAI_SEARCH_TRACK_PARENTS;
+            miai_search *s = new_search(g, state, c);
+            if (!s) continue;
+            int32_t tm = 0;
+            for (uint32_t ply = 0; ply < 400; ply++) {
+                miai_state_to_move(g, state, &tm);
+                if (tm == MIAI_NOBODY) break;
+                run(s, 150);
+                miai_search_info si;
+                miai_search_get_info(s, &si);
+                CHECK(si.nodes <= 200);
+                miai_move joint[MIAI_MAX_ROLES] = {0};
+                uint32_t nr = g->facts.n_roles;
+                for (uint32_t r = 0; r < nr; r++) {
+                    if (tm != MIAI_SIMULTANEOUS && (int32_t)r != tm) continue;
+                    uint32_t n = 0, best = 0, ne = 0;
+                    miai_state_legal(g, state, r, legal, g->facts.max_legal, &n);
+                    CHECK(n > 0);
+                    joint[r] = legal[miai_rng_below(&rng, n)];
+                    if (ply % 2 == 0 && miai_search_best(s, r, &best) == MIAI_OK &&
+                        miai_search_root_edges(s, edges, g->facts.max_legal * 8, &ne) ==
+                            MIAI_OK)
+                        joint[r] = edges[best].move;
+                }
+                CHECK(miai_search_advance(s, joint, nr) == MIAI_OK);
+                CHECK(miai_state_play_joint(g, state, joint, nr) == MIAI_OK);
+                uint8_t root[4096];
+                if (g->facts.state_size <= sizeof root) {
+                    CHECK(miai_search_root_state(s, root, sizeof root) == MIAI_OK);
+                    CHECK(memcmp(root, state, g->facts.state_size) == 0);
+                }
+            }
+            CHECK(tm == MIAI_NOBODY);
+            miai_search_free(s);
+        }
+        free(edges);
+        free(legal);
+        free(state);
+        miai_game_free(g);
+    }
+}
+
 static void reroot_keeps_child_statistics(void) {
     miai_game *ttt = NULL;
     miai_game_create("tictactoe", NULL, 0, &ttt);
@@ -576,6 +639,7 @@ int main(void) {
         {"three_players_take_the_win", three_players_take_the_win},
         {"node_budget_holds", node_budget_holds},
         {"byte_budget_holds", byte_budget_holds},
+        {"every_game_search_and_advance", every_game_search_and_advance},
         {"reroot_keeps_child_statistics", reroot_keeps_child_statistics},
         {"batch_splits_do_not_matter", batch_splits_do_not_matter},
         {"two_searches_in_two_threads", two_searches_in_two_threads},

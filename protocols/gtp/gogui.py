@@ -122,8 +122,10 @@ def _gfx_commands(engine: GtpEngine, report: Any) -> str:
     if moves:
         lines.append("LABEL " + " ".join(f"{s.text.upper()} {s.visits}" for s in moves
                                           if s.text.lower() != "pass"))
+        sign = -1.0 if getattr(report, "role", 0) == 1 else 1.0  # GoGui: black positive
         lines.append("INFLUENCE " + " ".join(
-            f"{s.text.upper()} {2 * s.mean - 1:.2f}" for s in moves if s.text.lower() != "pass"))
+            f"{s.text.upper()} {sign * (2 * s.mean - 1):.2f}" for s in moves
+            if s.text.lower() != "pass"))
     pv = _pv(engine, report)
     if pv:
         lines.append("VAR " + pv)
