@@ -40,6 +40,20 @@ from bots.spec import BotSpec, parse_spec  # noqa: E402
 from engine import games  # noqa: E402
 from engine.playouts import playout_run  # noqa: E402
 
+# The papers' algorithms (issue "the papers' algorithms"): ``--papers`` benches these
+# after plain UCT, with their targets on iterations/s relative to UCT (same game, same
+# run): UCD (inf, inf, inf) with the incremental update within 2x, the others 1.2x.
+PAPER_ALGORITHMS: dict[str, float] = {
+    "ucd:d1=inf,d2=inf,d3=inf": 0.5,
+    "ucd:d1=1,d2=0,d3=1": 0.0,
+    "auct:k=3": 1 / 1.2,
+    "duct:k=3": 1 / 1.2,
+    "uctstar:p=0.5,s=100": 1 / 1.2,
+    "uctstar:p=0.5,s=100,variant=step": 1 / 1.2,
+    "mctsstar:p=0.5,s=100": 0.0,
+    "uct:prune=relative,alpha=0.8": 0.0,
+    "uct:solver=1": 0.0,
+}
 TARGET_SPEEDUP = 10.0
 TARGET_OVERHEAD = 0.35
 TARGET_BYTES_PER_EDGE = 48.0
@@ -279,6 +293,9 @@ def bench(game_specs: list[str], algorithms: list[str], iterations: int, playout
 
 def misses(row: Row) -> list[str]:
     out = []
+    low = PAPER_ALGORITHMS.get(row.algorithm, 0.0)
+    if row.relative_to_first is not None and row.relative_to_first < low:
+        out.append(f"{row.relative_to_first:.2f}x UCT < {low:.2f}x")
     if row.speedup_vs_openspiel is not None and row.speedup_vs_openspiel < TARGET_SPEEDUP:
         out.append(f"speedup {row.speedup_vs_openspiel:.1f}x < {TARGET_SPEEDUP:g}x")
     if row.tree_overhead is not None and row.tree_overhead > TARGET_OVERHEAD:
@@ -318,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--algorithms", nargs="+", default=["uct"], metavar="SPEC",
                    help="search algorithms as bot specs (default uct); the first is the "
                    "baseline of the 'rel' column")
+    p.add_argument("--papers", action="store_true",
+                   help="bench uct and the papers' algorithms (UCD, AUCT, DUCT, UCT*, MCTS*, "
+                   "Huang's pruning, MCTS-Solver) with their relative-speed targets")
     p.add_argument("--iterations", type=int, default=20000,
                    help="MCTS iterations per search (repeated for --min-seconds)")
     p.add_argument("--playouts", type=int, default=20000, help="raw playouts per game")
@@ -338,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.probe:
         probe_memory(args.probe[0], args.probe[1], int(args.probe[2]))
         return 0
+    if args.papers:
+        args.algorithms = ["uct", *PAPER_ALGORITHMS]
     if args.quick:
         args.iterations, args.playouts, args.min_seconds, args.rounds = 200, 200, 0.0, 1
     if args.openspiel_sims is None:

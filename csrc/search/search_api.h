@@ -28,7 +28,11 @@
 
 /* Algorithms (policy ids); csrc/search/policies.c maps each to its vtable. */
 #define MIAI_ALG_UCT 0
-#define MIAI_ALG_RAVE 5      /* rave.c: RAVE/AMAF with priors (ids 1-4: wt/algos) */
+#define MIAI_ALG_UCD 1       /* ucd.c */
+#define MIAI_ALG_AUCT 2      /* auct.c */
+#define MIAI_ALG_DUCT 3      /* auct.c */
+#define MIAI_ALG_UCTSTAR 4   /* uctstar.c: UCT*, MCTS*, UCT with the solver */
+#define MIAI_ALG_RAVE 5      /* rave.c: RAVE/AMAF with priors */
 #define MIAI_ALG_COUNT 6
 
 #define MIAI_MODE_TREE 0   /* no transposition detection */

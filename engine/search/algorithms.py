@@ -68,8 +68,10 @@ def algorithm_from_spec(name: str, params: dict[str, str]) -> object:
     if cls is None:
         raise UnknownNameError(f"unknown algorithm {name!r} (known: {', '.join(known())})")
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    aliases: dict[str, str] = getattr(cls, "aliases", {})  # spec names that are keywords
     kwargs: dict[str, object] = {}
     for key, raw in params.items():
+        key = aliases.get(key, key)
         if key not in fields:
             allowed = ", ".join(sorted(fields)) or "none"
             raise UnknownNameError(f"{name} has no parameter {key!r} (parameters: {allowed})")

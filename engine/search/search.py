@@ -166,6 +166,7 @@ class Search:
         self._root_seconds = 0.0
         self._run_start: float | None = None
         self._last: SearchResult | None = None
+        self.run_budget: int | None = None
 
     # -- running ---------------------------------------------------------------------
 
@@ -186,6 +187,10 @@ class Search:
         if self._state.is_terminal():
             raise GameOverError("the game is over: nothing to search")
         with self._lock:
+            # The root iteration count this run may reach: algorithms that need the
+            # budget in advance (Huang's absolute pruning, savings reports) read it.
+            start = self.info()["root_iterations"]
+            self.run_budget = None if iterations is None else start + iterations
             self._stop.clear()
             check(lib.miai_search_clear_stop(self._ptr), "clear stop")
             self._last = self._make_result()

@@ -1,0 +1,142 @@
+/* algos.h -- pieces shared by the papers' policies (ucd.c, auct.c, uctstar.c, solver.c).
+ *
+ * Contract:
+ *   - Every policy here is alternating-move only and works for one role or two roles
+ *     whose rewards sum to 1 (win/draw/loss): the mean of an edge as seen by the other
+ *     role is 1 - mean (miai_q_for).  init refuses other games with MIAI_EINVAL.
+ *   - Policy flag bits (inside MIAI_EDGE_POLICY) used by these policies:
+ *       MIAI_EDGE_WIN / MIAI_EDGE_LOSS   the MCTS-Solver's proven value of the edge for
+ *                                        its role (solver.c; any policy with the solver);
+ *       MIAI_EDGE_INLIST                 UCD: the edge is in its child's in-edge list;
+ *       MIAI_EDGE_ONPATH, MIAI_EDGE_FRESH UCD: scratch during one backup;
+ *       MIAI_EDGE_ACC                    AUCT: alg_a holds the accelerated sum.
+ *   - cfg.params[MIAI_PARAM_SOLVER] != 0 turns the MCTS-Solver on (every policy here).
+ *   - Selection follows uct.c's rules exactly (an unvisited edge uniformly at random
+ *     first, then reservoir sampling with the search's rng over equal values), so an
+ *     algorithm that computes the same values as UCT makes the same choices under the
+ *     same seed.
+ */
+#ifndef MIAI_ALGOS_H
+#define MIAI_ALGOS_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcts.h"
+
+#define MIAI_PARAM_SOLVER 7
+
+#define MIAI_EDGE_WIN 0x100u
+#define MIAI_EDGE_LOSS 0x200u
+#define MIAI_EDGE_PROVEN (MIAI_EDGE_WIN | MIAI_EDGE_LOSS)
+#define MIAI_EDGE_INLIST 0x400u
+#define MIAI_EDGE_ONPATH 0x800u
+#define MIAI_EDGE_ACC 0x1000u
+#define MIAI_EDGE_FRESH 0x2000u
+
+/* Arg-max with uct.c's tie rule. */
+typedef struct {
+    uint32_t chosen;
+    uint32_t ties;
+    double best;
+} miai_argmax;
+
+static inline void miai_argmax_init(miai_argmax *a, uint32_t first) {
+    a->chosen = first;
+    a->ties = 0;
+    a->best = -INFINITY;
+}
+
+static inline void miai_argmax_offer(miai_argmax *a, miai_rng *rng, uint32_t i, double v) {
+    if (v > a->best) {
+        a->best = v;
+        a->chosen = i;
+        a->ties = 1;
+    } else if (v == a->best && miai_rng_below(rng, ++a->ties) == 0) {
+        a->chosen = i;
+    }
+}
+
+/* Flags that keep an edge of edges[first .. first+count) out of selection: pruned
+ * edges unless every edge is pruned; with the solver also proven losses unless every
+ * remaining edge is one. */
+static inline uint32_t miai_exclusion(const miai_edge *edges, uint32_t first, uint32_t count,
+                                      bool solver) {
+    uint32_t mask = 0;
+    for (uint32_t i = first; i < first + count; i++)
+        if (!(edges[i].flags & MIAI_EDGE_PRUNED)) {
+            mask = MIAI_EDGE_PRUNED;
+            break;
+        }
+    if (solver)
+        for (uint32_t i = first; i < first + count; i++)
+            if (!(edges[i].flags & (mask | MIAI_EDGE_LOSS))) {
+                mask |= MIAI_EDGE_LOSS;
+                break;
+            }
+    return mask;
+}
+
+/* uct.c's first step: unvisited edges are worth +infinity, so if some edge that the
+ * mask lets through has n == 0, one of them uniformly at random (one draw of the
+ * rng, as uct.c does); else MIAI_NIL. */
+static inline uint32_t miai_pick_unvisited(const miai_edge *edges, uint32_t first,
+                                           uint32_t count, uint32_t mask, miai_rng *rng) {
+    uint32_t unvisited = 0;
+    for (uint32_t i = first; i < first + count; i++)
+        unvisited += edges[i].n == 0 && !(edges[i].flags & mask);
+    if (!unvisited) return MIAI_NIL;
+    uint32_t k = miai_rng_below(rng, unvisited);
+    for (uint32_t i = first; i < first + count; i++)
+        if (edges[i].n == 0 && !(edges[i].flags & mask) && k-- == 0) return i;
+    return MIAI_NIL;
+}
+
+/* A payoff total `q` over `n` payoffs of role `from`, as seen by role `to`. */
+static inline double miai_q_for(double q, double n, uint32_t from, uint32_t to) {
+    return from == to ? q : n - q;
+}
+
+static inline uint32_t miai_role_of(const miai_edge *e) { return miai_edge_role(e); }
+
+/* uct.c's exploration factor c sqrt(ln N) of a node whose edges have N visits. */
+static inline double miai_ucb_factor(double c, double parent) {
+    return parent > 1 ? c * sqrt(log(parent)) : 0.0;
+}
+
+/* The UCB1 value of uct.c (uct-star.txt eq. 1) computed in uct.c's order of
+ * operations, mean * (1/n) + k sqrt(1/n) with k = miai_ucb_factor, so equal inputs
+ * give equal bits. */
+static inline double miai_ucb(double sum, double n, double k) {
+    if (n == 0) return INFINITY;
+    double inv = 1.0 / n;
+    return sum * inv + k * sqrt(inv);
+}
+
+/* Games these policies accept (see the contract). */
+int miai_algos_check_game(const miai_search *s);
+bool miai_solver_on(const miai_policy *p);
+
+/* MCTS-Solver (solver.c). */
+/* An edge proven a win for its role is chosen at once; returns MIAI_NIL if none. */
+uint32_t miai_solver_win(const miai_edge *edges, uint32_t first, uint32_t count);
+/* Back proofs up the path after the statistics were updated; a proven root sets the
+ * search's stop flag. */
+void miai_solver_backup(miai_search *s, const miai_path *path, const double *rewards);
+/* Final choice with proofs: a proven win, else the configured rule among the edges
+ * that are not proven losses (all, if every edge is one). */
+uint32_t miai_solver_final(const miai_policy *p, const miai_search *s, uint32_t first,
+                           uint32_t count);
+/* 1: root proven a win for its mover, -1: a loss, 0: not proven. */
+int miai_solver_root(const miai_search *s);
+
+/* Selection values for the debug API (algos_api.h): out[4*k ..] = mean term, parent
+ * term, count term, value, for the edges of `node`. */
+void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out);
+void miai_auct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out);
+void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out);
+void miai_uctstar_terms(miai_policy *p, miai_search *s, uint32_t node, double *out);
+void miai_uctstar_prune_root(miai_policy *p, miai_search *s, uint32_t *left);
+
+#endif

@@ -1,0 +1,107 @@
+/* solver.c -- MCTS-Solver (Winands et al.; uct-star.txt's future work 5.2.3): proven
+ * wins and losses backed up the graph, for any policy of algos.h.
+ *
+ * An edge into a terminal position is proven by its reward for the edge's role
+ * (1: win, 0: loss; draws stay unproven).  A node is won for its mover when one of
+ * its edges is a proven win, lost when every edge is a proven loss; the edge entering
+ * it then gets the proof seen by that edge's role.  Proofs travel up the descent
+ * path (a DAG node proven through one parent is recognised when another parent's
+ * descent reaches it).  Selection skips proven losses and takes a proven win; a
+ * proven root stops the search.
+ */
+#include "algos.h"
+
+int miai_algos_check_game(const miai_search *s) {
+    const miai_game_facts *f = &s->game->facts;
+    return (f->simultaneous || f->n_roles > 2) ? MIAI_EINVAL : MIAI_OK;
+}
+
+bool miai_solver_on(const miai_policy *p) { return p->cfg.params[MIAI_PARAM_SOLVER] != 0.0; }
+
+uint32_t miai_solver_win(const miai_edge *edges, uint32_t first, uint32_t count) {
+    for (uint32_t i = first; i < first + count; i++)
+        if (edges[i].flags & MIAI_EDGE_WIN) return i;
+    return MIAI_NIL;
+}
+
+/* 1: won for the node's mover, -1: lost, 0: open. */
+static int node_status(const miai_dag *d, uint32_t node) {
+    const miai_node *x = &d->nodes[node];
+    if (x->n_edges == 0) return 0;
+    bool all_lost = true;
+    for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
+        uint32_t f = d->edges[i].flags;
+        if (f & MIAI_EDGE_WIN) return 1;
+        if (!(f & MIAI_EDGE_LOSS)) all_lost = false;
+    }
+    return all_lost ? -1 : 0;
+}
+
+static void mark(miai_edge *e, int won) {
+    e->flags = (e->flags & ~MIAI_EDGE_PROVEN) | (won ? MIAI_EDGE_WIN : MIAI_EDGE_LOSS);
+}
+
+void miai_solver_backup(miai_search *s, const miai_path *path, const double *rewards) {
+    miai_dag *d = &s->dag;
+    if (path->len == 0) return;
+    miai_edge *last = &d->edges[path->steps[path->len - 1].edge];
+    uint32_t leaf = path->leaf;
+    if (leaf != MIAI_NIL && d->nodes[leaf].to_move == MIAI_NOBODY) {
+        double r = rewards[path->steps[path->len - 1].role];
+        if (r >= 1.0) mark(last, 1);
+        else if (r <= 0.0) mark(last, 0);
+    } else if (leaf != MIAI_NIL && leaf == last->child) {
+        int st = node_status(d, leaf); /* a node proven through another parent */
+        if (st != 0) {
+            uint32_t mover = (uint32_t)d->nodes[leaf].to_move;
+            bool same = mover == path->steps[path->len - 1].role;
+            mark(last, same ? st > 0 : st < 0);
+        }
+    }
+    for (uint32_t k = path->len; k-- > 0;) {
+        uint32_t node = path->steps[k].node;
+        int st = node_status(d, node);
+        if (st == 0) break;
+        if (k == 0) {
+            atomic_store(&s->stop, true);
+            break;
+        }
+        uint32_t mover = path->steps[k].role;
+        bool same = mover == path->steps[k - 1].role;
+        mark(&d->edges[path->steps[k - 1].edge], same ? st > 0 : st < 0);
+    }
+}
+
+int miai_solver_root(const miai_search *s) { return node_status(&s->dag, s->dag.root); }
+
+uint32_t miai_solver_final(const miai_policy *p, const miai_search *s, uint32_t first,
+                           uint32_t count) {
+    const miai_edge *edges = s->dag.edges;
+    uint32_t win = miai_solver_win(edges, first, count);
+    if (win != MIAI_NIL) return win;
+    bool all_lost = true;
+    for (uint32_t i = first; i < first + count; i++)
+        if (!(edges[i].flags & MIAI_EDGE_LOSS)) all_lost = false;
+    if (all_lost) return miai_final_default(p, s, first, count);
+    /* The configured rule over the unproven edges: most visits (ties: higher mean)
+     * or highest mean (ties: more visits), as miai_final_default. */
+    bool by_mean = p->cfg.final_choice == MIAI_FINAL_MEAN;
+    uint32_t best = MIAI_NIL;
+    double best_mean = 0.0;
+    for (uint32_t i = first; i < first + count; i++) {
+        const miai_edge *e = &edges[i];
+        if (e->flags & MIAI_EDGE_LOSS) continue;
+        double mean = e->n ? e->sum / e->n : 0.0;
+        bool better;
+        if (best == MIAI_NIL) better = true;
+        else if (by_mean)
+            better = mean > best_mean || (mean == best_mean && e->n > edges[best].n);
+        else
+            better = e->n > edges[best].n || (e->n == edges[best].n && mean > best_mean);
+        if (better) {
+            best = i;
+            best_mean = mean;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,692 @@
+/* ucd.c -- UCD: UCT on rooted directed acyclic graphs (Saffidine, Cazenave, Mehat;
+ * ucd.txt).
+ *
+ * Parameters: cfg.c; params[0..2] = d1, d2, d3 (a depth >= 0, or < 0 for infinity);
+ * params[3] = backup: 0 update-descent, 1 update-all, 2 the incremental update of
+ * section 3.4; params[MIAI_PARAM_SOLVER].
+ *
+ * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
+ * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
+ * (13) at selection time (cost b^d).  Depths 1 and infinity are read from per-node
+ * sums (A, B, C, Q0 below) and a per-edge cache of mu_1, n_1, mu_inf, n_inf:
+ *   - backup 2 (incremental) keeps them exact after every playout: the ancestors of
+ *     the playout's node are visited children first; an edge off the path changes
+ *     its origin's A by n(e) (mu_new(e) - mu_old(e)), eq. (15) times the origin's
+ *     denominator; path edges also change n, n', sum';
+ *   - backup 1 (update-all) keeps them the same way while it updates every ancestor
+ *     edge once;
+ *   - backup 0 (update-descent) recomputes them below a node before each use (the
+ *     paper's plain method; its cost grows with the graph below the node).
+ * If memory for the sums cannot be had, depth infinity falls back to the recursion
+ * bounded by max_plies + 1 and update-all to update-descent.
+ *
+ * Exactness: means are carried as payoff totals q = mu * n, and mu * n is taken as
+ * the total itself whenever the denominator of eq. (10) equals n (always, without
+ * transpositions).  So in a tree every depth gives bit for bit UCT's values and,
+ * with the shared tie rule, UCT's choices (rewards that are multiples of 1/2^k).
+ *
+ * Per node y (indexed like the DAG's nodes, grown in on_expand; ucd_sums):
+ *   A(y) = sum over y's edges f of q_inf(f) = mu_inf(f) n(f)  (role of y's mover)
+ *   B(y) = sum of n(f)          C(y) = sum of n_inf(f)      Q0(y) = sum of sum(f)
+ * so that mu_inf(e) = (sum'(e) + A(y)) / (n'(e) + B(y)) (eq. 14, 10),
+ * n_inf(e) = n'(e) + C(y) (eq. 12), mu_1(e) = (sum'(e) + Q0(y)) / (n'(e) + B(y)) and
+ * n_1(e) = n'(e) + B(y) for an edge e into y.  After a re-root (indices
+ * change) the sums and the in-edge lists are rebuilt from the graph.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos.h"
+
+enum { UCD_DESCENT = 0, UCD_ALL = 1, UCD_INCREMENTAL = 2 };
+
+/* The kept sums of one node (one cache line for the selection's reads). */
+typedef struct {
+    double a, b, c;  /* A, B, C of the file comment */
+    double q0;       /* Q0: sum of the edges' payoff totals (depth 1) */
+    int32_t mover;   /* role of the node's edges; -1 when it has none */
+    uint32_t unused;
+} ucd_sums;
+
+/* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
+ * children (edges of a node are contiguous, so are these). */
+typedef struct {
+    double mu, n;    /* depth infinity */
+    double mu1, n1;  /* depth 1 */
+} ucd_cache;
+
+typedef struct {
+    double depth[3];           /* d1, d2, d3; INFINITY for infinity */
+    uint32_t backup;
+    bool solver;
+    bool broken;               /* an allocation failed: sums are no longer kept */
+    bool recurse;              /* no sums at all (memory): infinity by bounded recursion */
+    bool refresh;              /* sums recomputed below a node before each use */
+    double inf_depth;          /* the recursion's bound for infinity: max_plies + 1 */
+    uint32_t cap_nodes, cap_edges;
+    ucd_sums *S;               /* per node */
+    ucd_sums *D;               /* per node, scratch of one update: the changes */
+    ucd_cache *E;              /* per edge: mu_inf and n_inf (contiguous for selection) */
+    uint32_t *in_head;         /* per node: first in-edge */
+    uint32_t *in_next;         /* per edge: next in-edge of the same child */
+    uint32_t *origin;          /* per edge: the node it leaves */
+    uint32_t *stamp;           /* per node: visit stamp of the current walk */
+    uint32_t *order, *stack, *iter; /* per node, scratch */
+    uint32_t epoch;
+    uint32_t init_nodes;       /* nodes [0, init_nodes) have their sums and lists set */
+    uint64_t seen_iterations;  /* root_iterations at the last backup, + 1 */
+    uint64_t seen_key, seen_key2;
+} ucd_data;
+
+static bool grow(void **p, uint32_t cap, size_t elem) {
+    void *q = realloc(*p, (size_t)cap * elem);
+    if (!q) return false;
+    *p = q;
+    return true;
+}
+
+/* Room for the graph's nodes and edges. */
+static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
+    if (d->n_nodes > u->cap_nodes) {
+        uint32_t cap = u->cap_nodes ? u->cap_nodes : 1024;
+        while (cap < d->n_nodes) cap = cap > UINT32_MAX / 2 ? d->n_nodes : cap * 2;
+        bool ok = grow((void **)&u->S, cap, sizeof(ucd_sums)) &&
+                  grow((void **)&u->D, cap, sizeof(ucd_sums)) &&
+                  grow((void **)&u->in_head, cap, sizeof(uint32_t)) &&
+                  grow((void **)&u->stamp, cap, sizeof(uint32_t)) &&
+                  grow((void **)&u->order, cap, sizeof(uint32_t)) &&
+                  grow((void **)&u->stack, cap, sizeof(uint32_t)) &&
+                  grow((void **)&u->iter, cap, sizeof(uint32_t));
+        if (!ok) return false;
+        memset(u->stamp + u->cap_nodes, 0, (size_t)(cap - u->cap_nodes) * sizeof(uint32_t));
+        u->cap_nodes = cap;
+    }
+    if (d->n_edges > u->cap_edges) {
+        uint32_t cap = u->cap_edges ? u->cap_edges : 4096;
+        while (cap < d->n_edges) cap = cap > UINT32_MAX / 2 ? d->n_edges : cap * 2;
+        if (!grow((void **)&u->in_next, cap, sizeof(uint32_t)) ||
+            !grow((void **)&u->origin, cap, sizeof(uint32_t)) ||
+            !grow((void **)&u->E, cap, sizeof(ucd_cache)))
+            return false;
+        u->cap_edges = cap;
+    }
+    return true;
+}
+
+static uint32_t next_epoch(ucd_data *u) {
+    if (++u->epoch == 0) {
+        memset(u->stamp, 0, (size_t)u->cap_nodes * sizeof(uint32_t));
+        u->epoch = 1;
+    }
+    return u->epoch;
+}
+
+/* ---- the adapted statistics ----------------------------------------------------- */
+
+/* Payoff total of the n' part of e, for role `to`. */
+static inline double prime_q(const miai_edge *e, uint32_t to) {
+    return miai_q_for(e->sum_prime, e->n_prime, miai_role_of(e), to);
+}
+
+/* mu_inf(e) * n(e) as a total for role `to`, from the kept sums (eq. 14). */
+static double q_inf(const ucd_data *u, const miai_dag *d, const miai_edge *e, uint32_t to) {
+    (void)d;
+    double num = prime_q(e, to), den = e->n_prime;
+    if (e->child != MIAI_NIL) {
+        const ucd_sums *y = &u->S[e->child];
+        if (y->mover >= 0) {
+            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
+            den += y->b;
+        }
+    }
+    if (den == e->n) return num;
+    return den > 0 ? num / den * e->n : 0.0;
+}
+
+/* A mean from its total and count, as uct.c divides (total * (1/n)); 0 for none. */
+static inline double mean_of(double num, double den) { return den > 0 ? num * (1.0 / den) : 0.0; }
+
+/* Refresh the cached mu_inf(e), n_inf(e) of edge i from its statistics and its
+ * child's kept sums (eq. 14 and eq. 12 at depth infinity). */
+static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
+    const miai_edge *e = &d->edges[i];
+    uint32_t role = miai_role_of(e);
+    double num = prime_q(e, role), den = e->n_prime, n = e->n_prime, num1 = num;
+    if (e->child != MIAI_NIL) {
+        const ucd_sums *y = &u->S[e->child];
+        if (y->mover >= 0) {
+            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, role);
+            num1 += miai_q_for(y->q0, y->b, (uint32_t)y->mover, role);
+            den += y->b;
+        }
+        n += y->c;
+    }
+    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n, .mu1 = mean_of(num1, den), .n1 = den};
+}
+
+/* mu_d(e) * n(e) for role `to`: eq. (9) at depth 0, eq. (10) above; the numerator and
+ * denominator of mu_d(e) go to *num, *den. */
+static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, double depth,
+                      uint32_t to, double *num_out, double *den_out) {
+    double num, den;
+    if (depth == 0) {
+        num = miai_q_for(e->sum, e->n, miai_role_of(e), to);
+        den = e->n;
+    } else if (isinf(depth) && !u->recurse) { /* the sums, kept or refreshed */
+        num = prime_q(e, to);
+        den = e->n_prime;
+        if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
+            const ucd_sums *y = &u->S[e->child];
+            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
+            den += y->b;
+        }
+    } else {
+        num = prime_q(e, to);
+        den = e->n_prime;
+        if (e->child != MIAI_NIL) {
+            const miai_node *y = &d->nodes[e->child];
+            for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
+                const miai_edge *f = &d->edges[i];
+                if (f->n == 0) continue;
+                num += q_depth(u, d, f, depth - 1, to, NULL, NULL);
+                den += f->n;
+            }
+        }
+    }
+    if (num_out) *num_out = num;
+    if (den_out) *den_out = den;
+    if (den == e->n) return num;
+    return den > 0 ? num / den * e->n : 0.0;
+}
+
+/* n_d(e): eq. (11) at depth 0, eq. (12) above. */
+static double n_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, double depth) {
+    if (depth == 0) return e->n;
+    double n = e->n_prime;
+    if (e->child == MIAI_NIL) return n;
+    if (isinf(depth) && !u->recurse) return n + u->S[e->child].c;
+    const miai_node *y = &d->nodes[e->child];
+    for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++)
+        n += n_depth(u, d, &d->edges[i], depth - 1);
+    return n;
+}
+
+/* Depth k as the recursions take it: infinity stays infinity when the kept sums are
+ * read, else it becomes the bound max_plies + 1 (no path is longer in an acyclic
+ * graph; in a graph with repeated positions it keeps the recursion finite). */
+static inline double depth_of(const ucd_data *u, int k) {
+    return isinf(u->depth[k]) && u->recurse ? u->inf_depth : u->depth[k];
+}
+
+/* The three terms and the value of edge i; k = c sqrt(log p_d2) of its siblings (eq. 13).
+ * An edge never followed (n = 0, so no child) has every count 0: value infinity. */
+static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t i, double k,
+                                  double *mu, double *nd3, double *value) {
+    const miai_edge *e = &d->edges[i];
+    if (e->n == 0) {
+        *mu = *nd3 = 0.0;
+        *value = INFINITY;
+        return;
+    }
+    double num, den;
+    if (u->depth[0] == 0) {
+        *mu = mean_of(e->sum, e->n);
+    } else if (isinf(u->depth[0]) && !u->recurse) {
+        *mu = u->E[i].mu;
+    } else if (u->depth[0] == 1 && !u->recurse) {
+        *mu = u->E[i].mu1;
+    } else {
+        q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
+        *mu = mean_of(num, den);
+    }
+    if (u->depth[2] == 0) *nd3 = e->n;
+    else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
+    else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E[i].n1;
+    else *nd3 = n_depth(u, d, e, depth_of(u, 2));
+    /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
+     * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p). */
+    *value = *nd3 <= 0 ? INFINITY : *mu + k * sqrt(1.0 / *nd3);
+}
+
+/* p_d2 over edges[first .. first + count) (eq. 13). */
+static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, uint32_t count) {
+    if (u->depth[1] == 0) {
+        uint64_t n = 0;
+        for (uint32_t i = first; i < first + count; i++) n += d->edges[i].n;
+        return (double)n;
+    }
+    double p = 0.0;
+    if (isinf(u->depth[1]) && !u->recurse) {
+        for (uint32_t i = first; i < first + count; i++) p += u->E[i].n;
+        return p;
+    }
+    if (u->depth[1] == 1 && !u->recurse) {
+        for (uint32_t i = first; i < first + count; i++) p += u->E[i].n1;
+        return p;
+    }
+    for (uint32_t i = first; i < first + count; i++)
+        p += n_depth(u, d, &d->edges[i], depth_of(u, 1));
+    return p;
+}
+
+/* ---- keeping A, B, C and the in-edge lists -------------------------------------- */
+
+/* Enter edge i in its child's in-edge list; returns true if it was not there (the
+ * edge got its child in this iteration). */
+static bool register_edge(ucd_data *u, miai_dag *d, uint32_t i) {
+    miai_edge *e = &d->edges[i];
+    if (e->child == MIAI_NIL || (e->flags & MIAI_EDGE_INLIST)) return false;
+    u->in_next[i] = u->in_head[e->child];
+    u->in_head[e->child] = i;
+    e->flags |= MIAI_EDGE_INLIST;
+    return true;
+}
+
+/* Recompute A, B, C of node x from its edges (children's sums already current) and
+ * refresh the caches of its edges. */
+static void node_sums(ucd_data *u, const miai_dag *d, uint32_t x) {
+    const miai_node *y = &d->nodes[x];
+    double a = 0.0, b = 0.0, c = 0.0, q0 = 0.0;
+    int32_t mover = y->n_edges ? (int32_t)miai_role_of(&d->edges[y->first_edge]) : -1;
+    for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
+        const miai_edge *f = &d->edges[i];
+        a += q_inf(u, d, f, (uint32_t)mover);
+        b += f->n;
+        c += f->n_prime + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
+        q0 += f->sum;
+        cache_edge(u, d, i);
+    }
+    u->S[x] = (ucd_sums){.a = a, .b = b, .c = c, .q0 = q0, .mover = mover};
+}
+
+/* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
+ * children before parents, by an iterative post-order walk from the root. */
+static void ucd_rebuild(ucd_data *u, miai_search *s) {
+    miai_dag *d = &s->dag;
+    if (!ucd_reserve(u, d)) {
+        u->broken = true;
+        u->recurse = true;
+        return;
+    }
+    for (uint32_t x = 0; x < d->n_nodes; x++) {
+        u->in_head[x] = MIAI_NIL;
+        const miai_node *y = &d->nodes[x];
+        for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) u->origin[i] = x;
+    }
+    for (uint32_t i = 0; i < d->n_edges; i++) d->edges[i].flags &= ~MIAI_EDGE_INLIST;
+    for (uint32_t i = 0; i < d->n_edges; i++) register_edge(u, d, i);
+    uint32_t ep = next_epoch(u), top = 0;
+    if (d->n_nodes) {
+        u->stack[top] = d->root;
+        u->iter[top++] = 0;
+        u->stamp[d->root] = ep;
+    }
+    while (top) {
+        uint32_t x = u->stack[top - 1];
+        const miai_node *y = &d->nodes[x];
+        if (u->iter[top - 1] < y->n_edges) {
+            uint32_t c = d->edges[y->first_edge + u->iter[top - 1]++].child;
+            if (c != MIAI_NIL && u->stamp[c] != ep) {
+                u->stamp[c] = ep;
+                u->stack[top] = c;
+                u->iter[top++] = 0;
+            }
+            continue;
+        }
+        node_sums(u, d, x);
+        top--;
+    }
+    u->init_nodes = d->n_nodes;
+    const miai_node *root = &d->nodes[d->root];
+    u->seen_key = root->key;
+    u->seen_key2 = root->key2;
+    u->seen_iterations = s->root_iterations;
+}
+
+/* Recompute the sums and edge caches of every node reachable from `node` from
+ * scratch (children first, an iterative post-order walk): the plain method of
+ * update-descent, and the tests' full recomputation.  Stamps keep it finite in a
+ * graph with repeated positions. */
+static void refresh_below(ucd_data *u, const miai_dag *d, uint32_t node) {
+    uint32_t ep = next_epoch(u), top = 0;
+    u->stack[top] = node;
+    u->iter[top++] = 0;
+    u->stamp[node] = ep;
+    while (top) {
+        uint32_t x = u->stack[top - 1];
+        const miai_node *y = &d->nodes[x];
+        if (u->iter[top - 1] < y->n_edges) {
+            uint32_t c = d->edges[y->first_edge + u->iter[top - 1]++].child;
+            if (c != MIAI_NIL && u->stamp[c] != ep) {
+                u->stamp[c] = ep;
+                u->stack[top] = c;
+                u->iter[top++] = 0;
+            }
+            continue;
+        }
+        node_sums(u, d, x);
+        top--;
+    }
+}
+
+static void ucd_sync(ucd_data *u, miai_search *s);
+
+/* Make the sums current for a use at `node`. */
+static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
+    if (u->recurse) return;
+    if (u->refresh) refresh_below(u, &s->dag, node);
+    else ucd_sync(u, s);
+}
+
+static void ucd_sync(ucd_data *u, miai_search *s) {
+    const miai_node *root = &s->dag.nodes[s->dag.root];
+    if (u->seen_iterations != s->root_iterations || u->seen_key != root->key ||
+        u->seen_key2 != root->key2)
+        ucd_rebuild(u, s);
+}
+
+/* The nodes from which `leaf` can be reached (leaf included) into u->order, parents
+ * before children (post-order of a walk up the in-edges); returns the count.  Read
+ * backwards it is children first. */
+static uint32_t ancestors(ucd_data *u, const miai_dag *d, uint32_t leaf) {
+    (void)d;
+    uint32_t ep = next_epoch(u), top = 0, n = 0;
+    u->stack[top] = leaf;
+    u->iter[top++] = u->in_head[leaf];
+    u->stamp[leaf] = ep;
+    while (top) {
+        uint32_t i = u->iter[top - 1];
+        if (i != MIAI_NIL) {
+            u->iter[top - 1] = u->in_next[i];
+            uint32_t x = u->origin[i];
+            if (u->stamp[x] != ep) {
+                u->stamp[x] = ep;
+                u->stack[top] = x;
+                u->iter[top++] = u->in_head[x];
+            }
+            continue;
+        }
+        u->order[n++] = u->stack[--top];
+    }
+    return n;
+}
+
+/* mu_inf(e) n(e) for role `to` from explicit statistics of e and sums of its child. */
+static inline double q_from(double sum_p, double n_p, uint32_t role, uint32_t to, double n,
+                            double a, double b, uint32_t mover, bool has_sums) {
+    double num = miai_q_for(sum_p, n_p, role, to), den = n_p;
+    if (has_sums) {
+        num += miai_q_for(a, b, mover, to);
+        den += b;
+    }
+    if (den == n) return num;
+    return den > 0 ? num / den * n : 0.0;
+}
+
+/* After a playout from `leaf` with `rewards`: update the statistics (every ancestor
+ * edge of leaf once under update-all, the marked path edges otherwise) and the sums
+ * A, B, C of every ancestor of leaf, children first.  An in-edge e of y off the path
+ * changes its origin's A by n(e) * (mu_new(e) - mu_old(e)), which is eq. (15) times
+ * the origin's denominator; path edges also change n, n', sum'. */
+static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const double *rewards,
+                             bool all) {
+    uint32_t n = ancestors(u, d, leaf);
+    for (uint32_t k = 0; k < n; k++) u->D[u->order[k]] = (ucd_sums){0};
+    for (uint32_t k = n; k-- > 0;) {
+        uint32_t y = u->order[k];
+        ucd_sums *ys = &u->S[y];
+        const ucd_sums *dy = &u->D[y];
+        bool sums = ys->mover >= 0;
+        uint32_t mover = sums ? (uint32_t)ys->mover : 0;
+        double a0 = ys->a, b0 = ys->b, c0 = ys->c;
+        double a1 = a0 + dy->a, b1 = b0 + dy->b, c1 = c0 + dy->c, q01 = ys->q0 + dy->q0;
+        for (uint32_t i = u->in_head[y]; i != MIAI_NIL; i = u->in_next[i]) {
+            miai_edge *e = &d->edges[i];
+            uint32_t role = miai_role_of(e), x = u->origin[i];
+            bool hit = all || (e->flags & MIAI_EDGE_ONPATH);
+            bool prime = hit && y == leaf;
+            bool fresh = e->flags & MIAI_EDGE_FRESH; /* had no child before this playout */
+            double r = rewards[role];
+            double q0 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a0, b0, mover,
+                               sums && !fresh);
+            double np0 = e->n_prime;
+            if (hit) {
+                e->sum += r;
+                if (prime) {
+                    e->sum_prime += r;
+                    e->n_prime++;
+                }
+                e->n++;
+            }
+            double q1 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a1, b1, mover, sums);
+            double den1 = e->n_prime + (sums ? b1 : 0.0);
+            double num1 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
+                          (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
+            double num01 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
+                           (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = e->n_prime + c1,
+                                  .mu1 = mean_of(num01, den1), .n1 = den1};
+            ucd_sums *dx = &u->D[x];
+            dx->a += q1 - q0;
+            dx->b += hit ? 1.0 : 0.0;
+            dx->q0 += hit ? r : 0.0;
+            dx->c += (e->n_prime - np0) + (fresh ? c1 : c1 - c0);
+        }
+        ys->a = a1;
+        ys->b = b1;
+        ys->c = c1;
+        ys->q0 = q01;
+    }
+}
+
+/* Recompute the sums of every ancestor of `node` from their edges (the rare backup
+ * whose last edge has no child: the node budget was full). */
+static void recompute_ancestors(ucd_data *u, miai_dag *d, uint32_t node) {
+    uint32_t n = ancestors(u, d, node);
+    for (uint32_t k = n; k-- > 0;) node_sums(u, d, u->order[k]);
+}
+
+/* ---- the policy ----------------------------------------------------------------- */
+
+static double depth_param(double v) { return v < 0 ? INFINITY : floor(v); }
+
+static int ucd_init(miai_policy *p, miai_search *s) {
+    int rc = miai_algos_check_game(s);
+    if (rc != MIAI_OK) return rc;
+    ucd_data *u = calloc(1, sizeof *u);
+    if (!u) return MIAI_ENOMEM;
+    for (int k = 0; k < 3; k++) {
+        double v = p->cfg.params[k];
+        if (isnan(v)) {
+            free(u);
+            return MIAI_EINVAL;
+        }
+        u->depth[k] = depth_param(v);
+    }
+    double b = p->cfg.params[3];
+    if (!(b == UCD_DESCENT || b == UCD_ALL || b == UCD_INCREMENTAL)) {
+        free(u);
+        return MIAI_EINVAL;
+    }
+    u->backup = (uint32_t)b;
+    u->solver = miai_solver_on(p);
+    u->refresh = u->backup == UCD_DESCENT;
+    u->inf_depth = (double)s->game->facts.max_plies + 1.0;
+    u->seen_iterations = UINT64_MAX;
+    p->data = u;
+    return MIAI_OK;
+}
+
+static void ucd_destroy(miai_policy *p) {
+    ucd_data *u = p->data;
+    if (!u) return;
+    free(u->S);
+    free(u->D);
+    free(u->E);
+    free(u->in_head);
+    free(u->in_next);
+    free(u->origin);
+    free(u->stamp);
+    free(u->order);
+    free(u->stack);
+    free(u->iter);
+    free(u);
+    p->data = NULL;
+}
+
+/* Memory ran out: stop keeping sums, compute every depth by recursion; update-all
+ * then degrades to update-descent (it needs the in-edge lists). */
+static void ucd_break(ucd_data *u) {
+    u->broken = true;
+    u->recurse = true;
+}
+
+/* Room for the graph, and empty sums and in-edge lists for the nodes created since
+ * the last call (the loop creates leaves without a hook; their edges come later, with
+ * on_expand).  Amortised doubling: the rare reallocation is the only allocation in
+ * backup.  False when memory ran out (the policy then recurses). */
+static bool ucd_grow(ucd_data *u, const miai_dag *d) {
+    if (u->recurse) return false;
+    if (!ucd_reserve(u, d)) {
+        ucd_break(u);
+        return false;
+    }
+    for (uint32_t x = u->init_nodes; x < d->n_nodes; x++) {
+        u->S[x] = (ucd_sums){.mover = -1};
+        u->in_head[x] = MIAI_NIL;
+    }
+    if (d->n_nodes > u->init_nodes) u->init_nodes = d->n_nodes;
+    return true;
+}
+
+/* A node got its edges (its second visit): it keeps its sums (zero: it had no
+ * edges) and its in-edges; its edges start empty. */
+static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
+    ucd_data *u = p->data;
+    miai_dag *d = &s->dag;
+    if (!ucd_grow(u, d)) return;
+    const miai_node *x = &d->nodes[node];
+    u->S[node].mover = x->n_edges ? (int32_t)miai_role_of(&d->edges[x->first_edge]) : -1;
+    for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
+        u->origin[i] = node;
+        u->E[i] = (ucd_cache){0};
+    }
+}
+
+static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
+                           uint32_t count, uint32_t role) {
+    (void)role;
+    ucd_data *u = p->data;
+    miai_dag *d = &s->dag;
+    ucd_prepare(u, s, node);
+    const miai_edge *edges = d->edges;
+    uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
+    if (chosen != MIAI_NIL) return chosen;
+    uint32_t mask = miai_exclusion(edges, first, count, u->solver);
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
+    double k = miai_ucb_factor(p->cfg.c, ucd_parent(u, d, first, count));
+    miai_argmax best;
+    miai_argmax_init(&best, first);
+    for (uint32_t i = first; i < first + count; i++) {
+        if (edges[i].flags & mask) continue;
+        double mu, nd3, v;
+        ucd_edge_terms(u, d, i, k, &mu, &nd3, &v);
+        miai_argmax_offer(&best, &s->rng, i, v);
+    }
+    return best.chosen;
+}
+
+/* Update-all when the last edge has no child (the node budget was full): that edge,
+ * then every ancestor edge of the node it leaves, once each. */
+static void all_without_leaf(ucd_data *u, miai_dag *d, const miai_path *path,
+                             const double *rewards) {
+    const miai_step *last = &path->steps[path->len - 1];
+    miai_edge *e = &d->edges[last->edge];
+    double r = rewards[miai_role_of(e)];
+    e->sum += r;
+    e->sum_prime += r;
+    e->n_prime++;
+    e->n++;
+    uint32_t n = ancestors(u, d, last->node);
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t i = u->in_head[u->order[k]]; i != MIAI_NIL; i = u->in_next[i]) {
+            miai_edge *f = &d->edges[i];
+            f->sum += rewards[miai_role_of(f)];
+            f->n++;
+        }
+    for (uint32_t k = n; k-- > 0;) node_sums(u, d, u->order[k]);
+}
+
+static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
+                       const double *rewards) {
+    ucd_data *u = p->data;
+    miai_dag *d = &s->dag;
+    ucd_grow(u, d);
+    if (u->recurse || u->refresh || path->len == 0) {
+        miai_backup_descent(s, path, rewards);
+    } else {
+        ucd_sync(u, s);
+        for (uint32_t k = 0; k < path->len; k++)
+            if (register_edge(u, d, path->steps[k].edge))
+                d->edges[path->steps[k].edge].flags |= MIAI_EDGE_FRESH;
+        if (path->leaf == MIAI_NIL) {
+            if (u->backup == UCD_ALL) {
+                all_without_leaf(u, d, path, rewards);
+            } else {
+                miai_backup_descent(s, path, rewards);
+                recompute_ancestors(u, d, path->steps[path->len - 1].node);
+            }
+        } else {
+            for (uint32_t k = 0; k < path->len; k++)
+                d->edges[path->steps[k].edge].flags |= MIAI_EDGE_ONPATH;
+            update_ancestors(u, d, path->leaf, rewards, u->backup == UCD_ALL);
+        }
+        for (uint32_t k = 0; k < path->len; k++)
+            d->edges[path->steps[k].edge].flags &= ~(MIAI_EDGE_ONPATH | MIAI_EDGE_FRESH);
+        u->seen_iterations = s->root_iterations + 1;
+    }
+    if (u->solver) miai_solver_backup(s, path, rewards);
+}
+
+static uint32_t ucd_final(const miai_policy *p, const miai_search *s, uint32_t first,
+                          uint32_t count) {
+    const ucd_data *u = p->data;
+    return u->solver ? miai_solver_final(p, s, first, count)
+                     : miai_final_default(p, s, first, count);
+}
+
+void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
+    ucd_data *u = p->data;
+    miai_dag *d = &s->dag;
+    ucd_prepare(u, s, node);
+    const miai_node *x = &d->nodes[node];
+    double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
+    double f = miai_ucb_factor(p->cfg.c, parent);
+    for (uint32_t k = 0; k < x->n_edges; k++) {
+        double mu, nd3, v;
+        ucd_edge_terms(u, d, x->first_edge + k, f, &mu, &nd3, &v);
+        out[4 * k] = mu;
+        out[4 * k + 1] = parent;
+        out[4 * k + 2] = nd3;
+        out[4 * k + 3] = v;
+    }
+}
+
+/* Full recomputation instead of the kept sums (the inspection API's `recompute`). */
+bool miai_ucd_recursion(miai_policy *p, bool on) {
+    ucd_data *u = p->data;
+    bool was = u->refresh;
+    u->refresh = on || u->backup == UCD_DESCENT;
+    return was;
+}
+
+const miai_policy_ops miai_ucd_policy = {
+    .name = "ucd",
+    .init = ucd_init,
+    .destroy = ucd_destroy,
+    .select = ucd_select,
+    .on_expand = ucd_on_expand,
+    .backup = ucd_backup,
+    .final = ucd_final,
+};

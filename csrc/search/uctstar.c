@@ -1,0 +1,190 @@
+/* uctstar.c -- UCT* and MCTS* (B*-style pruning in UCT; uct-star.txt), and plain UCT
+ * with the MCTS-Solver.
+ *
+ * Parameters: cfg.c; params[0] = pruning rate p; params[1] = step width s >= 1;
+ * params[2] = form: 0 eq. (1)/(5) (c and p outside the root), 1 eq. (6)/(7) (inside,
+ * the form of the thesis's tables; selection uses it too); params[3] = where C
+ * prunes: 0 nowhere (plain UCT selection, or root pruning done by the Python layer
+ * between batches), 1 at every level (Alg. 4-6, 8), 2 at the root only (Alg. 7);
+ * params[4] = selection: 0 UCB, 1 uniformly random (MCTS*); params[MIAI_PARAM_SOLVER].
+ *
+ * Pruning: when the root's visit count before an iteration is s - 1 modulo s,
+ * every node the descent passes (the root only, Alg. 7) first removes each visited child
+ * whose upper bound is below the highest lower bound among its visited children
+ * (MIAI_EDGE_PRUNED; the root visit count at that moment is kept in alg_a).  When
+ * one root child is left, the search's stop flag is raised (early termination).
+ * With pruning off, the selection is uct.c's value computed the same way, so the
+ * choices equal UCT's under the same seed.
+ */
+#include <stdlib.h>
+
+#include "algos.h"
+
+typedef struct {
+    double p;
+    uint32_t step;
+    bool inside;    /* eq. (6)/(7) */
+    bool prune;
+    bool root_only;
+    bool random;
+    bool solver;
+} star_data;
+
+static int star_init(miai_policy *p, miai_search *s) {
+    int rc = miai_algos_check_game(s);
+    if (rc != MIAI_OK) return rc;
+    const double *q = p->cfg.params;
+    if (!(q[0] >= 0.0 && isfinite(q[0])) || !(q[1] >= 1.0 && q[1] <= 4294967295.0) ||
+        !(q[2] == 0.0 || q[2] == 1.0) || !(q[3] == 0.0 || q[3] == 1.0 || q[3] == 2.0) ||
+        !(q[4] == 0.0 || q[4] == 1.0))
+        return MIAI_EINVAL;
+    star_data *a = calloc(1, sizeof *a);
+    if (!a) return MIAI_ENOMEM;
+    a->p = q[0];
+    a->step = (uint32_t)q[1];
+    a->inside = q[2] == 1.0;
+    a->prune = q[3] != 0.0;
+    a->root_only = q[3] == 2.0;
+    a->random = q[4] == 1.0;
+    a->solver = miai_solver_on(p);
+    p->data = a;
+    return MIAI_OK;
+}
+
+static void star_destroy(miai_policy *p) {
+    free(p->data);
+    p->data = NULL;
+}
+
+/* Half width of the interval of an edge with n visits among siblings with N:
+ * eq. (4)/(5) r sqrt(ln N / n), or eq. (6)/(7) sqrt(r ln N / n). */
+static inline double half_width(bool inside, double r, double log_parent, double n) {
+    return inside ? sqrt(r * log_parent / n) : r * sqrt(log_parent / n);
+}
+
+/* B* pruning at one node (Alg. 4 lines 4-9). */
+static void prune_node(const star_data *a, miai_search *s, uint32_t first, uint32_t count) {
+    miai_edge *edges = s->dag.edges;
+    uint64_t parent = 0;
+    for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
+    double log_parent = parent ? log((double)parent) : 0.0;
+    double best_low = -INFINITY;
+    for (uint32_t i = first; i < first + count; i++) {
+        const miai_edge *e = &edges[i];
+        if (e->n == 0 || (e->flags & MIAI_EDGE_PRUNED)) continue;
+        double low = e->sum / e->n - half_width(a->inside, a->p, log_parent, e->n);
+        if (low > best_low) best_low = low;
+    }
+    double when = s->dag.nodes[s->dag.root].n;
+    for (uint32_t i = first; i < first + count; i++) {
+        miai_edge *e = &edges[i];
+        if (e->n == 0 || (e->flags & MIAI_EDGE_PRUNED)) continue;
+        double high = e->sum / e->n + half_width(a->inside, a->p, log_parent, e->n);
+        if (high < best_low) {
+            e->flags |= MIAI_EDGE_PRUNED;
+            e->alg_a = when;
+        }
+    }
+}
+
+static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
+                            uint32_t count, uint32_t role) {
+    (void)role;
+    const star_data *a = p->data;
+    const miai_dag *d = &s->dag;
+    if (a->prune && (!a->root_only || node == d->root) &&
+        d->nodes[d->root].n % a->step == a->step - 1) {
+        prune_node(a, s, first, count);
+        if (node == d->root) {
+            uint32_t left = 0;
+            for (uint32_t i = first; i < first + count; i++)
+                left += !(d->edges[i].flags & MIAI_EDGE_PRUNED);
+            if (left == 1) atomic_store(&s->stop, true);
+        }
+    }
+    const miai_edge *edges = d->edges;
+    uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
+    if (win != MIAI_NIL) return win;
+    uint32_t mask = miai_exclusion(edges, first, count, a->solver);
+    if (a->random) {
+        uint32_t n = 0;
+        for (uint32_t i = first; i < first + count; i++) n += !(edges[i].flags & mask);
+        uint32_t k = miai_rng_below(&s->rng, n);
+        for (uint32_t i = first; i < first + count; i++)
+            if (!(edges[i].flags & mask) && k-- == 0) return i;
+        return first;
+    }
+    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
+    if (fresh != MIAI_NIL) return fresh;
+    uint64_t parent = 0;
+    for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
+    double log_parent = parent ? log((double)parent) : 0.0;
+    double k = miai_ucb_factor(p->cfg.c, (double)parent);
+    miai_argmax best;
+    miai_argmax_init(&best, first);
+    for (uint32_t i = first; i < first + count; i++) {
+        const miai_edge *e = &edges[i];
+        if (e->flags & mask) continue;
+        double v;
+        if (!a->inside) v = miai_ucb(e->sum, e->n, k); /* eq. (1) */
+        else v = e->n ? e->sum / e->n + sqrt(p->cfg.c * log_parent / e->n) : INFINITY; /* (6) */
+        miai_argmax_offer(&best, &s->rng, i, v);
+    }
+    return best.chosen;
+}
+
+static void star_backup(miai_policy *p, miai_search *s, const miai_path *path,
+                        const double *rewards) {
+    const star_data *a = p->data;
+    miai_backup_descent(s, path, rewards);
+    if (a->solver) miai_solver_backup(s, path, rewards);
+}
+
+static uint32_t star_final(const miai_policy *p, const miai_search *s, uint32_t first,
+                           uint32_t count) {
+    const star_data *a = p->data;
+    return a->solver ? miai_solver_final(p, s, first, count)
+                     : miai_final_default(p, s, first, count);
+}
+
+void miai_uctstar_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
+    const star_data *a = p->data;
+    const miai_edge *edges = s->dag.edges;
+    const miai_node *x = &s->dag.nodes[node];
+    uint64_t parent = 0;
+    for (uint32_t k = 0; k < x->n_edges; k++) parent += edges[x->first_edge + k].n;
+    double log_parent = parent ? log((double)parent) : 0.0;
+    for (uint32_t k = 0; k < x->n_edges; k++) {
+        const miai_edge *e = &edges[x->first_edge + k];
+        double mean = e->n ? e->sum / e->n : 0.0;
+        out[4 * k] = mean;
+        out[4 * k + 1] = (double)parent;
+        out[4 * k + 2] = e->n;
+        out[4 * k + 3] = !e->n ? INFINITY
+                         : a->inside ? mean + sqrt(p->cfg.c * log_parent / e->n)
+                                     : miai_ucb(e->sum, e->n,
+                                                miai_ucb_factor(p->cfg.c, (double)parent));
+    }
+}
+
+const miai_policy_ops miai_uctstar_policy = {
+    .name = "uctstar",
+    .init = star_init,
+    .destroy = star_destroy,
+    .select = star_select,
+    .backup = star_backup,
+    .final = star_final,
+};
+
+/* B* pruning at the root now, for the root-only variant run by the Python layer
+ * between batches (Alg. 7); *left gets the root moves still in play. */
+void miai_uctstar_prune_root(miai_policy *p, miai_search *s, uint32_t *left) {
+    const star_data *a = p->data;
+    const miai_dag *d = &s->dag;
+    const miai_node *root = &d->nodes[d->root];
+    prune_node(a, s, root->first_edge, root->n_edges);
+    uint32_t n = 0;
+    for (uint32_t i = root->first_edge; i < root->first_edge + root->n_edges; i++)
+        n += !(d->edges[i].flags & MIAI_EDGE_PRUNED);
+    *left = n;
+}

@@ -1,0 +1,60 @@
+/* variants_api.h -- the papers' algorithms (UCD, Accelerated and Discounted UCT,
+ * UCT and MCTS, MCTS-Solver) as cffi sees them, beyond the ids in search_api.h.
+ *
+ * Contract:
+ *   - The parameters of each algorithm travel in miai_search_config.params; the slot
+ *     numbers are below and each policy file documents its own.  A policy refuses
+ *     bad values (and simultaneous games or games with more than two roles) with
+ *     MIAI_EINVAL from miai_search_create.
+ *   - The inspection entries only read the graph; they validate every argument and
+ *     return a MIAI_* status code.
+ *
+ * Read into cffi's cdef by engine/_build.py (after search_api.h, by file name).
+ */
+#ifndef MIAI_VARIANTS_API_H
+#define MIAI_VARIANTS_API_H
+
+#include <stdint.h>
+
+#include "search_api.h"
+
+/* Parameter slots (miai_search_config.params). */
+#define MIAI_P_UCD_D1 0        /* depth, < 0 for infinity */
+#define MIAI_P_UCD_D2 1
+#define MIAI_P_UCD_D3 2
+#define MIAI_P_UCD_BACKUP 3    /* MIAI_UCD_* */
+#define MIAI_P_LAMBDA 0        /* AUCT, DUCT: decay in (0, 1] */
+#define MIAI_P_STAR_P 0        /* UCT*: pruning rate */
+#define MIAI_P_STAR_STEP 1     /* UCT*: step width s >= 1 */
+#define MIAI_P_STAR_FORM 2     /* 0: eq. (4)/(5), 1: eq. (6)/(7) */
+#define MIAI_P_STAR_LEVELS 3   /* C prunes: 0 nowhere, 1 every level, 2 the root */
+#define MIAI_P_STAR_RANDOM 4   /* 1: random selection (MCTS*) */
+#define MIAI_P_SOLVER 7        /* 1: MCTS-Solver on */
+
+#define MIAI_UCD_DESCENT 0
+#define MIAI_UCD_ALL 1
+#define MIAI_UCD_INCREMENTAL 2
+
+/* Edge flag bits set by these policies (miai_edge_stats.flags). */
+#define MIAI_FLAG_WIN 256      /* MCTS-Solver: proven win for the edge's role */
+#define MIAI_FLAG_LOSS 512     /* MCTS-Solver: proven loss */
+
+/* The selection terms of every edge of `node` as the policy computes them:
+ * out[4k .. 4k+3] = mean term, parent term, count term, value (UCD: mu_d1, p_d2,
+ * n_d3, u; AUCT: r^A, s, n, value; DUCT: r^D, s^D, n^D, value; UCT*: mean, N, n,
+ * value).  recompute = 1 makes UCD compute depth infinity by recursion instead of
+ * reading its kept sums.  cap >= 4 * edges; *n gets the edge count.  MIAI_EINVAL for
+ * an algorithm without terms (plain UCT) or a bad node. */
+int miai_variant_edge_terms(miai_search *s, uint32_t node, int recompute, double *out,
+                            uint32_t cap, uint32_t *n);
+
+/* UCT*: apply the B* pruning rule at the root now (the root-only variant, run by
+ * the Python layer between batches); *left gets the root moves not pruned.
+ * MIAI_EINVAL unless the search runs MIAI_ALG_UCTSTAR. */
+int miai_variant_prune_root(miai_search *s, uint32_t *left);
+
+/* MCTS-Solver: *out = 1 if the root is proven a win for its mover, -1 a loss, else 0
+ * (always 0 with the solver off). */
+int miai_variant_root_proven(const miai_search *s, int32_t *out);
+
+#endif

@@ -1,0 +1,152 @@
+/* test_variants.c -- the papers' policies (UCD, AUCT, DUCT, UCT*, MCTS*, MCTS-Solver)
+ * under the sanitizers: searches in tree and DAG mode with a small node budget (so the
+ * budget-full paths run), re-rooting with advance, the inspection API and bad input. */
+#include <math.h>
+#include <string.h>
+
+#include "../search/variants_api.h"
+#include "ctest.h"
+
+/* The registered game `name` with its default parameters. */
+static miai_game *make(const char *name) {
+    miai_game_info info;
+    for (uint32_t i = 0; i < miai_game_count(); i++) {
+        if (miai_game_describe(i, &info) != MIAI_OK || strcmp(info.name, name) != 0) continue;
+        miai_game *g = NULL;
+        if (miai_game_create(name, info.param_default, info.n_params, &g) != MIAI_OK) return NULL;
+        return g;
+    }
+    return NULL;
+}
+
+typedef struct {
+    uint32_t algorithm;
+    double params[MIAI_SEARCH_PARAMS];
+} variant;
+
+static const variant VARIANTS[] = {
+    {MIAI_ALG_UCD, {-1, -1, -1, MIAI_UCD_INCREMENTAL, 0, 0, 0, 1}},
+    {MIAI_ALG_UCD, {-1, -1, -1, MIAI_UCD_ALL}},
+    {MIAI_ALG_UCD, {2, 1, 0, MIAI_UCD_DESCENT}},
+    {MIAI_ALG_UCD, {0, 1, 2, MIAI_UCD_INCREMENTAL}},
+    {MIAI_ALG_AUCT, {0.9, 0, 0, 0, 0, 0, 0, 1}},
+    {MIAI_ALG_DUCT, {0.99}},
+    {MIAI_ALG_UCTSTAR, {0.1, 10, 0, 1, 0, 0, 0, 1}},
+    {MIAI_ALG_UCTSTAR, {0.1, 10, 1, 2, 0}},
+    {MIAI_ALG_UCTSTAR, {0.3, 5, 0, 1, 1}},
+};
+
+static void run_variant(miai_game *g, const variant *v, uint32_t mode, uint32_t max_nodes) {
+    miai_game_facts f;
+    miai_game_get_facts(g, &f);
+    uint8_t *state = malloc(f.state_size);
+    miai_state_init(g, state);
+    miai_search_config cfg = {.algorithm = v->algorithm, .mode = mode,
+                              .final_choice = MIAI_FINAL_VISITS, .max_nodes = max_nodes,
+                              .seed = 7, .c = 0.6};
+    memcpy(cfg.params, v->params, sizeof cfg.params);
+    miai_search *s = NULL;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_OK);
+    if (!s) {
+        free(state);
+        return;
+    }
+    for (int move = 0; move < 3; move++) {
+        uint64_t done = 0;
+        CHECK(miai_search_run(s, 300, 0, &done) == MIAI_OK);
+        miai_search_clear_stop(s);
+        miai_search_info info;
+        CHECK(miai_search_get_info(s, &info) == MIAI_OK);
+        CHECK(info.nodes <= max_nodes);
+        double terms[4 * 64];
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < info.nodes; k++) {
+            if (miai_variant_edge_terms(s, k, k & 1, terms, 4 * 64, &n) != MIAI_OK) continue;
+            for (uint32_t i = 0; i < n; i++) CHECK(!isnan(terms[4 * i + 3]));
+        }
+        int32_t proof = 0;
+        CHECK(miai_variant_root_proven(s, &proof) == MIAI_OK);
+        uint32_t best = 0;
+        if (miai_search_best(s, 0, &best) != MIAI_OK) break;
+        miai_edge_stats e[64];
+        CHECK(miai_search_root_edges(s, e, 64, &n) == MIAI_OK);
+        miai_move m = e[best].move;
+        if (miai_search_advance(s, &m, 1) != MIAI_OK) break;
+        int32_t tm = 0;
+        miai_search_root_state(s, state, f.state_size);
+        miai_state_to_move(g, state, &tm);
+        if (tm == MIAI_NOBODY) break;
+    }
+    miai_search_free(s);
+    free(state);
+}
+
+static void every_variant_runs_rerooted_and_budget_full(void) {
+    const char *names[] = {"tictactoe", "connect4", "leftright"};
+    for (int gi = 0; gi < 3; gi++) {
+        miai_game *g = make(names[gi]);
+        CHECK(g != NULL);
+        if (!g) continue;
+        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++)
+            for (uint32_t mode = 0; mode < 2; mode++) {
+                run_variant(g, &VARIANTS[v], mode, 100000);
+                run_variant(g, &VARIANTS[v], mode, 40);
+            }
+        miai_game_free(g);
+    }
+}
+
+static void bad_input_is_refused(void) {
+    miai_game *g = make("tictactoe");
+    miai_game_facts f;
+    miai_game_get_facts(g, &f);
+    uint8_t *state = malloc(f.state_size);
+    miai_state_init(g, state);
+    miai_search_config cfg = {.algorithm = MIAI_ALG_UCD, .mode = MIAI_MODE_DAG,
+                              .max_nodes = 1000, .c = 0.5};
+    miai_search *s = NULL;
+    cfg.params[MIAI_P_UCD_BACKUP] = 7;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_UCD_BACKUP] = 0;
+    cfg.algorithm = MIAI_ALG_AUCT;
+    cfg.params[MIAI_P_LAMBDA] = 0;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_LAMBDA] = 1.5;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.algorithm = MIAI_ALG_UCTSTAR;
+    cfg.params[MIAI_P_STAR_STEP] = 0;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_STAR_STEP] = 1;
+    cfg.params[MIAI_P_STAR_LEVELS] = 3;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_STAR_LEVELS] = 0;
+    cfg.algorithm = MIAI_ALG_UCT;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_OK);
+    double out[64];
+    uint32_t n = 0, left = 0;
+    int32_t proof = 0;
+    CHECK(miai_variant_edge_terms(s, 0, 0, out, 64, &n) == MIAI_EINVAL); /* plain UCT */
+    CHECK(miai_variant_prune_root(s, &left) == MIAI_EINVAL);
+    CHECK(miai_variant_root_proven(s, &proof) == MIAI_OK && proof == 0);
+    CHECK(miai_variant_edge_terms(NULL, 0, 0, out, 64, &n) == MIAI_EINVAL);
+    CHECK(miai_variant_root_proven(NULL, &proof) == MIAI_EINVAL);
+    miai_search_free(s);
+    cfg.algorithm = MIAI_ALG_UCD;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_OK);
+    CHECK(miai_variant_edge_terms(s, 5000, 0, out, 64, &n) == MIAI_EINVAL); /* no node */
+    CHECK(miai_variant_edge_terms(s, 0, 0, out, 8, &n) == MIAI_EINVAL);     /* cap short */
+    CHECK(miai_variant_edge_terms(s, 0, 0, NULL, 64, &n) == MIAI_EINVAL);
+    CHECK(miai_variant_edge_terms(s, 0, 0, out, 64, &n) == MIAI_OK && n == 9);
+    miai_search_free(s);
+    free(state);
+    miai_game_free(g);
+}
+
+int main(void) {
+    const ctest_case cases[] = {
+        {"every_variant_runs_rerooted_and_budget_full",
+         every_variant_runs_rerooted_and_budget_full},
+        {"bad_input_is_refused", bad_input_is_refused},
+    };
+    return ctest_run(cases, 2);
+}

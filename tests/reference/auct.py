@@ -1,0 +1,50 @@
+"""Accelerated UCT and Discounted UCT formulas (Hashimoto et al., accelerated-uct.txt).
+
+Plain Python, one function per equation; the stateful reference search that uses
+them is in mcts.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def lam_from_k(k: float) -> float:
+    """The paper's decay grid: lambda = 1 - 0.1^k."""
+    return 1.0 - 0.1**k
+
+
+def velocities_after(v: Sequence[float], selected: int, lam: float) -> list[float]:
+    """Eq. (6): v_j <- v_j * lambda + [j selected], for every legal move j."""
+    return [x * lam + (1.0 if j == selected else 0.0) for j, x in enumerate(v)]
+
+
+def accelerated_ratio(ratios: Sequence[float], velocities: Sequence[float]) -> float:
+    """Eq. (7): r_i = sum_j w_j r_j with w_j = v_j / sum_k v_k (virtual child included
+    by the caller as one more (ratio, velocity) pair)."""
+    total = sum(velocities)
+    return sum(v * r for v, r in zip(velocities, ratios, strict=True)) / total
+
+
+def auct_value(r_acc: float, s: float, n: float, c: float) -> float:
+    """Eq. (5): accelerated ratio plus UCB's bias term; inf for an unvisited move."""
+    return math.inf if n == 0 else r_acc + c * math.sqrt(math.log(s) / n)
+
+
+def duct_update(
+    n: Sequence[float], r: Sequence[float], selected: int, reward: float, lam: float
+) -> tuple[list[float], list[float]]:
+    """Eq. (3) and (4) for every move at a visited position."""
+    n2, r2 = [], []
+    for j, (nj, rj) in enumerate(zip(n, r, strict=True)):
+        hit = 1.0 if j == selected else 0.0
+        den = lam * nj + hit
+        r2.append((lam * nj * rj + (reward if hit else 0.0)) / den if den > 0 else 0.0)
+        n2.append(den)
+    return n2, r2
+
+
+def duct_value(r: float, n: float, s: float, c: float) -> float:
+    """Eq. (2): discounted ratio plus the bias term on discounted counts."""
+    return math.inf if n == 0 else r + c * math.sqrt(math.log(s) / n)

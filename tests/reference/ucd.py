@@ -1,0 +1,50 @@
+"""UCD's adapted statistics by direct recursion (Saffidine, Cazenave, Mehat).
+
+Equations of ucd.txt: adapted mean (9)/(10), adapted move exploration (11)/(12),
+adapted origin exploration (13), adapted value u_{d1,d2,d3} (section 3.4).  A depth
+is an int >= 0 or math.inf.  Means are those of the role choosing ``e`` (``role``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from tests.reference.dag import Edge
+
+
+def _sub(d: float) -> float:
+    return d - 1 if d != math.inf else d
+
+
+def mu(e: Edge, d: float, role: int | None = None) -> float:
+    """mu_d(e), eq. (9) for d = 0 and eq. (10) above; 0 when nothing is aggregated."""
+    r = e.role if role is None else role
+    if d == 0:
+        return e.mean(r)
+    num = e.mean1(r) * e.n1
+    den = float(e.n1)
+    for f in e.children():
+        num += mu(f, _sub(d), r) * f.n
+        den += f.n
+    return num / den if den > 0 else 0.0
+
+
+def n_adapted(e: Edge, d: float) -> float:
+    """n_d(e), eq. (11) for d = 0 and eq. (12) above."""
+    if d == 0:
+        return float(e.n)
+    return e.n1 + sum(n_adapted(f, _sub(d)) for f in e.children())
+
+
+def p_adapted(e: Edge, d: float) -> float:
+    """p_d(e), eq. (13): n_d summed over e's siblings (e included)."""
+    return sum(n_adapted(f, d) for f in e.siblings())
+
+
+def value(e: Edge, d1: float, d2: float, d3: float, c: float) -> float:
+    """u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)); inf if n_d3 = 0."""
+    nd = n_adapted(e, d3)
+    if nd <= 0:
+        return math.inf
+    p = p_adapted(e, d2)
+    return mu(e, d1) + c * math.sqrt(math.log(p) / nd) if p > 0 else mu(e, d1)

@@ -1,0 +1,190 @@
+"""Accelerated and Discounted UCT (accelerated-uct.txt): the C policies replayed
+iteration by iteration against tests/reference/auct.py, the paper's identities
+(lambda = 1 is plain UCT) and its Figure 2 virtual-child example."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from engine import games
+from engine.errors import InvalidArgumentError
+from engine.search import AUCT, DUCT, UCT, Search, algorithm_from_spec
+from tests.reference import auct as rauct
+from tests.reference import mcts as rmcts
+from tests.variant_dump import edge_records, root_stats, terms
+
+
+def f32(x: float) -> float:
+    """The C policies keep velocities and discounted counts as floats."""
+    return float(np.float32(x))
+
+
+def test_figure2_virtual_child():
+    """Fig. 2: three playouts at a (ratio 2/3) before expansion, then a win at d and a
+    loss at e.  With lambda = 1 the virtual child a' makes r_{r->a} = 3/5 as in UCT."""
+    v = rauct.velocities_after(rauct.velocities_after([0.0, 0.0], 0, 1.0), 1, 1.0)
+    assert v == [1.0, 1.0]
+    r = rauct.accelerated_ratio([2 / 3, 1.0, 0.0], [3.0 * 1.0**2, *v])
+    assert r == pytest.approx(3 / 5, abs=1e-12)
+    lam = 0.5  # the virtual child's velocity only decays: 3 * 0.5^2 after two choices
+    v = rauct.velocities_after(rauct.velocities_after([0.0, 0.0], 0, lam), 1, lam)
+    assert v == [0.5, 1.0]
+    r = rauct.accelerated_ratio([2 / 3, 1.0, 0.0], [3 * lam**2, *v])
+    assert r == pytest.approx((0.75 * 2 / 3 + 0.5) / 2.25, abs=1e-12)
+    # without the virtual child the pre-expansion result would be lost
+    assert rauct.accelerated_ratio([1.0, 0.0], [1.0, 1.0]) == 0.5
+
+
+def test_lambda_from_k():
+    assert rauct.lam_from_k(3) == pytest.approx(0.999)
+    assert AUCT(k=3).decay == pytest.approx(0.999) and DUCT(k=1).decay == pytest.approx(0.9)
+    assert algorithm_from_spec("auct", {"lambda": "0.95"}).decay == 0.95
+    for bad in ({"k": "3", "lambda": "0.9"}, {"lambda": "0"}, {"lambda": "1.5"}, {"k": "x"}):
+        with pytest.raises(InvalidArgumentError):
+            algorithm_from_spec("auct", bad)
+
+
+@pytest.mark.parametrize("policy", ["auct", "duct"])
+def test_reference_lambda_one_is_uct(policy):
+    game = rmcts.LeftRight(8)
+    base = rmcts.RefSearch(game, game.initial(), rmcts.UCTPolicy(0.3), dag=False, seed=4)
+    cls = rmcts.AUCTPolicy if policy == "auct" else rmcts.DUCTPolicy
+    other = rmcts.RefSearch(game, game.initial(), cls(1.0, 0.3), dag=False, seed=4)
+    assert other.run(game.initial(), 200) == base.run(game.initial(), 200)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "leftright", "breakthrough"])
+@pytest.mark.parametrize("cls", [AUCT, DUCT])
+def test_c_lambda_one_equals_uct_move_for_move(cls, name):
+    params = {"steps": 16} if name == "leftright" else {}
+    state = games.create(name, **params).initial_state()
+    modes = ["tree", "dag"] if cls is DUCT else ["tree"]
+    for mode in modes:
+        uct = Search(state, UCT(c=0.5), seed=21, mode=mode)
+        other = Search(state, cls(c=0.5, lam=1.0), seed=21, mode=mode)
+        for _ in range(3):
+            a, b = uct.run(iterations=200), other.run(iterations=200)
+            assert root_stats(uct) == root_stats(other)
+            assert (a.best_move, a.pv) == (b.best_move, b.pv)
+            uct.advance(a.best_move)
+            other.advance(a.best_move)
+
+
+def test_lambda_below_one_changes_the_search():
+    state = games.create("tictactoe").initial_state()
+    a = Search(state, UCT(c=0.5), seed=21, mode="tree", iterations=800)
+    b = Search(state, AUCT(c=0.5, k=1), seed=21, mode="tree", iterations=800)
+    a.run()
+    b.run()
+    assert root_stats(a) != root_stats(b)
+
+
+def snapshot(search: Search) -> dict[tuple[int, int], object]:
+    out = {}
+    for k in range(search.info()["nodes"]):
+        for pos, rec in enumerate(edge_records(search, k)):
+            out[(k, pos)] = rec
+    return out
+
+
+def descent(before, after, root: int) -> list[tuple[int, int]]:
+    """The edges of the last iteration's path, root first (tree mode)."""
+    path, node = [], root
+    while True:
+        grown = [
+            (k, pos)
+            for (k, pos), rec in after.items()
+            if k == node and rec.n != getattr(before.get((k, pos)), "n", 0)
+        ]
+        if not grown:
+            return path
+        assert len(grown) == 1
+        path.append(grown[0])
+        node = after[grown[0]].child
+        if node == 0xFFFFFFFF:
+            return path
+
+
+@pytest.mark.parametrize("lam", [0.9, 0.5])
+@pytest.mark.parametrize("name", ["tictactoe", "leftright"])
+def test_c_auct_backup_replays_the_reference(name, lam):
+    """Every iteration: velocities (eq. 6, as floats) of every edge at the nodes of the
+    path and the accelerated ratio (eq. 7, virtual child included) of the edges into
+    them equal the reference formulas applied to the previous statistics."""
+    params = {"steps": 10} if name == "leftright" else {}
+    game = games.create(name, **params)
+    search = Search(game.initial_state(), AUCT(c=0.5, lam=lam), seed=7, mode="tree")
+    one = game.n_roles == 1
+    velocity: dict[tuple[int, int], float] = {}
+    ratio: dict[tuple[int, int], float] = {}  # accelerated ratio of the edge's role
+    before = snapshot(search)
+    for _ in range(150):
+        search.run(iterations=1)
+        after = snapshot(search)
+        path = descent(before, after, search.info()["root"])
+        for depth in range(len(path) - 1, -1, -1):
+            node, chosen = path[depth][0], path[depth][1]
+            keys = [key for key in after if key[0] == node]
+            keys.sort()
+            vel = rauct.velocities_after([velocity.get(k, 0.0) for k in keys], chosen, lam)
+            for k, v in zip(keys, vel, strict=True):
+                velocity[k] = f32(v)
+                assert after[k].alg_b == velocity[k]
+            if depth == 0:
+                continue
+            into = after[path[depth - 1]]
+            used = [k for k in keys if after[k].n > 0]
+
+            rs = []
+            for k in used:  # ratios as seen by the role of the edge into the node
+                r = ratio.get(k, after[k].sum / after[k].n)
+                rs.append(r if one else 1.0 - r)
+            vs = [velocity[k] for k in used]
+            if into.n_prime:
+                t = sum(after[k].n for k in keys)
+                rs.append(into.sum_prime / into.n_prime)
+                vs.append(into.n_prime * lam**t)
+            ratio[path[depth - 1]] = rauct.accelerated_ratio(rs, vs)
+            assert into.alg_a / into.n == pytest.approx(ratio[path[depth - 1]], abs=1e-9)
+        before = after
+    # selection: eq. (5) from the stored ratios
+    root = search.info()["root"]
+    recs = edge_records(search, root)
+    s = sum(r.n for r in recs)
+    for rec, t in zip(recs, terms(search, root), strict=True):
+        want = rauct.auct_value(rec.alg_a / rec.n if rec.n else 0.0, s, rec.n, 0.5)
+        assert t[3] == pytest.approx(want, abs=1e-9) or (math.isinf(t[3]) and math.isinf(want))
+
+
+@pytest.mark.parametrize("lam", [0.9, 0.999])
+def test_c_duct_backup_replays_the_reference(lam):
+    """Eq. (3)/(4) on every edge of every node of the path; selection eq. (2)."""
+    game = games.create("tictactoe")
+    search = Search(game.initial_state(), DUCT(c=0.5, lam=lam), seed=8, mode="tree")
+    nd: dict[tuple[int, int], float] = {}
+    rd: dict[tuple[int, int], float] = {}
+    before = snapshot(search)
+    for _ in range(150):
+        search.run(iterations=1)
+        after = snapshot(search)
+        for node, chosen in descent(before, after, search.info()["root"]):
+            keys = sorted(k for k in after if k[0] == node)
+            hit = keys[chosen]
+            reward = after[hit].sum - getattr(before.get(hit), "sum", 0.0)
+            n2, r2 = rauct.duct_update([nd.get(k, 0.0) for k in keys],
+                                       [rd.get(k, 0.0) for k in keys], chosen, reward, lam)
+            for k, a, b in zip(keys, n2, r2, strict=True):
+                nd[k], rd[k] = f32(a), b
+                assert after[k].alg_b == nd[k]
+                if after[k].alg_b > 0:  # C divides by the float count: 1e-6, not 1e-9
+                    assert after[k].alg_a / after[k].alg_b == pytest.approx(rd[k], abs=1e-6)
+        before = after
+    root = search.info()["root"]
+    recs = edge_records(search, root)
+    s = sum(r.alg_b for r in recs)
+    for rec, t in zip(recs, terms(search, root), strict=True):
+        want = rauct.duct_value(rec.alg_a / rec.alg_b, rec.alg_b, s, 0.5)
+        assert t[3] == pytest.approx(want, abs=1e-9)

@@ -1,0 +1,188 @@
+"""UCD (ucd.txt): the C policy against the plain-Python recursion of
+tests/reference/ucd.py, the paper's identities, and its Figure 3 example."""
+
+from __future__ import annotations
+
+import math
+import random
+import zlib
+
+import pytest
+
+from engine import games
+from engine.errors import InvalidArgumentError
+from engine.search import UCD, UCT, Search, algorithm_from_spec
+from tests.reference import dag as rdag
+from tests.reference import mcts as rmcts
+from tests.reference import ucd as rucd
+from tests.variant_dump import dump, random_walk_state, root_stats, terms
+
+INF = math.inf
+DEPTHS = [(0, 0, 0), (1, 0, 1), (1, 0, 0), (INF, 0, 0), (0, 1, 2), (2, 1, 1), (INF, INF, INF),
+          (INF, 0, 1)]
+BACKUPS = ["descent", "all", "incremental"]
+
+
+def tictactoe() -> games.Game:
+    return games.create("tictactoe")
+
+
+def leftright() -> games.Game:
+    return games.create("leftright", steps=16)  # rewards k/16: sums are exact
+
+
+# -- the paper's example and the reference's identities -----------------------------------
+
+
+def test_figure3_node_data_is_the_aggregate_of_its_in_edges():
+    """Fig. 3: the bottom-left node's data (6 payoffs, mean 0.67) is rebuilt from its two
+    in-edges (4 payoffs at 0.75 and 2 at 0.5); mu_1 of the edges above it reads it."""
+    root = rdag.Node("r", 0)
+    a, b, x = rdag.Node("a", 0), rdag.Node("b", 0), rdag.Node("x", 0)
+    ra, rb = rdag.link(root, 0, a, 1), rdag.link(root, 1, b, 1)
+    ax, bx = rdag.link(a, 0, x, 1), rdag.link(b, 0, x, 1)
+    for e, payoffs in ((ax, [1, 1, 1, 0]), (bx, [1, 0])):
+        for y in payoffs:
+            e.add([y], first=True)
+    for e, child in ((ra, ax), (rb, bx)):
+        e.n, e.total = child.n, list(child.total)
+    n = sum(e.n for e in x.parents)
+    mean = sum(e.total[0] for e in x.parents) / n
+    assert (ax.n, ax.mean(), bx.n, bx.mean()) == (4, 0.75, 2, 0.5)
+    assert n == 6 and round(mean, 2) == 0.67
+    assert rucd.mu(ra, 1) == 0.75 and rucd.mu(rb, 1) == 0.5
+    assert rucd.n_adapted(ra, 1) == 4 and rucd.p_adapted(ra, 1) == 6
+
+
+@pytest.mark.parametrize("depths", DEPTHS)
+def test_reference_without_transpositions_every_parametrisation_plays_uct(depths):
+    game = rmcts.LeftRight(8)
+    base = rmcts.RefSearch(game, game.initial(), rmcts.UCTPolicy(0.3), dag=False, seed=3)
+    other = rmcts.RefSearch(game, game.initial(), rmcts.UCDPolicy(*depths, c=0.3), dag=False,
+                            seed=3)
+    assert other.run(game.initial(), 200) == base.run(game.initial(), 200)
+
+
+def test_reference_with_transpositions_the_parametrisations_differ():
+    """The identity above is not vacuous: with the DAG, (inf, 0, 1) leaves UCT's path."""
+    game = rmcts.LeftRight(8)
+    base = rmcts.RefSearch(game, game.initial(), rmcts.UCTPolicy(0.3), dag=True, seed=3)
+    other = rmcts.RefSearch(game, game.initial(), rmcts.UCDPolicy(INF, 0, 1, c=0.3), dag=True,
+                            seed=3)
+    assert other.run(game.initial(), 200) != base.run(game.initial(), 200)
+
+
+# -- C against UCT and against the reference ------------------------------------------------
+
+
+@pytest.mark.parametrize("backup", BACKUPS)
+@pytest.mark.parametrize("depths", DEPTHS)
+@pytest.mark.parametrize("make", [tictactoe, leftright])
+def test_c_without_transpositions_every_parametrisation_equals_uct(make, depths, backup):
+    """Tree mode has no transpositions: every (d1, d2, d3) and every backup gives UCT's
+    statistics and move bit for bit under the same seed (ucd.txt sec. 3.3)."""
+    state = make().initial_state()
+    uct = Search(state, UCT(c=0.4), iterations=600, seed=11, mode="tree")
+    ucd = Search(state, UCD(*depths, c=0.4, backup=backup), iterations=600, seed=11, mode="tree")
+    a, b = uct.run(), ucd.run()
+    assert root_stats(uct) == root_stats(ucd)
+    assert (a.best_move, a.pv) == (b.best_move, b.pv)
+
+
+def compare_with_reference(search: Search, depths, c: float) -> int:
+    nodes, _ = dump(search, search.state.game.n_roles)
+    checked = 0
+    for k, node in enumerate(nodes):
+        if not node.edges:
+            continue
+        kept, recomputed = terms(search, k), terms(search, k, recompute=True)
+        for e, t0, t1 in zip(node.edges, kept, recomputed, strict=True):
+            ref = (rucd.mu(e, depths[0]), rucd.p_adapted(e, depths[1]),
+                   rucd.n_adapted(e, depths[2]), rucd.value(e, *depths, c))
+            for x, y, z in zip(t0, t1, ref, strict=True):
+                if math.isinf(z):
+                    assert math.isinf(x) and math.isinf(y)
+                else:
+                    assert x == pytest.approx(z, abs=1e-9) and y == pytest.approx(z, abs=1e-9)
+            checked += 1
+    return checked
+
+
+RANDOM_DEPTHS = [(INF, INF, INF), (0, 1, 2), (2, 1, 0), (INF, 0, 1), (1, 2, INF)]
+
+
+@pytest.mark.parametrize("backup", BACKUPS)
+@pytest.mark.parametrize("depths", RANDOM_DEPTHS)
+def test_c_terms_equal_the_recursion_on_random_small_dags(depths, backup):
+    """After random iterations from random positions in DAG mode, every edge's
+    mu_d1, p_d2, n_d3 and u -- from the incremental sums and from the C recursion --
+    equal the plain-Python recursion to 1e-9."""
+    rng = random.Random(zlib.crc32(repr((depths, backup)).encode()))
+    checked = 0
+    for make in (tictactoe, leftright):
+        game = make()
+        for _ in range(2):
+            state = random_walk_state(game, rng.randrange(0, 3), rng)
+            algo = UCD(*depths, c=0.5, backup=backup)
+            search = Search(state, algo, seed=rng.randrange(1 << 30), mode="dag")
+            search.run(iterations=rng.randrange(50, 300))
+            checked += compare_with_reference(search, depths, 0.5)
+    assert checked > 100
+
+
+def test_incremental_sums_survive_reroot():
+    """advance() compacts the graph (indices change): the kept sums are rebuilt and
+    still equal the recursion."""
+    game = tictactoe()
+    search = Search(game.initial_state(), UCD(INF, INF, INF), seed=5, mode="dag")
+    search.run(iterations=400)
+    search.advance(search.result().best_move)
+    search.run(iterations=200)
+    assert compare_with_reference(search, (INF, INF, INF), 0.7) > 10
+
+
+def test_update_all_adds_each_playout_to_every_ancestor_edge_once():
+    game = tictactoe()
+    search = Search(game.initial_state(), UCD(0, 0, 0, backup="all"), seed=2, mode="dag")
+    before: dict[int, tuple[int, int]] = {}
+    for _ in range(120):
+        search.run(iterations=1)
+        nodes, edges = dump(search, 2)
+        now = {k: (e.n, e.n1) for k, e in edges.items()}
+        grown = {k for k, v in now.items() if v[0] != before.get(k, (0, 0))[0]}
+        assert all(now[k][0] == before.get(k, (0, 0))[0] + 1 for k in grown)
+        primed = [edges[k] for k in grown if now[k][1] != before.get(k, (0, 0))[1]]
+        leaf = primed[0].child
+        assert leaf is not None and all(e.child is leaf for e in primed)
+        assert {id(edges[k]) for k in grown} == {id(e) for e in rdag.ancestors(leaf)}
+        before = now
+
+
+def test_101_counts_are_the_simple_transposition_tables_node_visits():
+    """(1, 0, 1) reads the simple way's node statistics: n_1(e) is the visits of e's
+    destination (counted by the search loop) less the pre-expansion payoffs that
+    entered it through its other in-edges."""
+    game = tictactoe()
+    search = Search(game.initial_state(), UCD(1, 0, 1), seed=9, mode="dag", iterations=500)
+    search.run()
+    nodes, _ = dump(search, 2)
+    index = {id(n): k for k, n in enumerate(nodes)}
+    checked = 0
+    for k, node in enumerate(nodes):
+        for e, t in zip(node.edges, terms(search, k), strict=True):
+            if e.child is None or e.n == 0:
+                continue
+            others = sum(g.n1 for g in e.child.parents if g is not e)
+            assert t[2] == search.node(index[id(e.child)])["visits"] - others
+            checked += 1
+    assert checked > 50
+
+
+def test_specs_and_bad_parameters():
+    a = algorithm_from_spec("ucd", {"d1": "inf", "d2": "0", "d3": "1", "c": "0.3"})
+    assert isinstance(a, UCD) and a.depths == (INF, 0, 1) and a.c == 0.3
+    assert algorithm_from_spec("ucd", {"backup": "all"}).backup == "all"
+    for bad in ({"d1": "-1"}, {"d2": "1.5"}, {"d3": "x"}, {"backup": "sideways"},
+                {"solver": "maybe"}, {"c": "-1"}):
+        with pytest.raises(InvalidArgumentError):
+            algorithm_from_spec("ucd", bad)
