@@ -72,3 +72,21 @@ def test_territorial_pruning_in_a_search_is_reported() -> None:
     assert {p["move"] for p in pruned} == texts
     assert all(p["condition"].startswith("territory") for p in pruned)
     assert result.best_text not in texts
+
+
+def test_relative_pruning_matches_the_reference_condition() -> None:
+    """One batch of `every` iterations, then condition 2 decides: the moves pruned are
+    exactly those tests/reference/auer.py names on the root statistics."""
+    from tests.reference.auer import relative_prunable
+
+    st = games.create("go", size=5, komi=3, policy=7).initial_state()
+    alg = RAVE(prior=5, prune="relative", every=3000, alpha=1.0)
+    search = Search(st, alg, seed=4)
+    result = search.run(iterations=3000)
+    edges = search.root_edges()
+    want = relative_prunable([e.visits for e in edges], [e.mean for e in edges], 1.0, 3000.0)
+    assert want, "this position should let condition 2 prune something"
+    assert sorted(e.index for e in edges if e.pruned) == sorted(want)
+    logged = result.extra["pruning"]["pruned"]
+    assert {p["move"] for p in logged} == {m.text for m in result.moves if m.pruned}
+    assert all(p["condition"] == "relative" for p in logged)
