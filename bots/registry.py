@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.base import Bot
+from bots.go_bot import make_go_bot
 from bots.gtp_bot import PREFIX as GTP_PREFIX
 from bots.gtp_bot import make_gtp_bot
 from bots.mc_bot import make_mc
@@ -45,13 +46,23 @@ BOTS: dict[str, BotEntry] = {
         "(playouts=, iterations=, seconds=, seed=)",
         True,
     ),
+    "gobot": BotEntry(
+        make_go_bot,
+        "Go only: a search (alg=, default rave) with the heavy playout policy "
+        "(playout= bits, default 7), tree reuse, priors and pruning keys of the algorithm",
+        True,
+    ),
 }
 
 # Named full specs, e.g. "uct-fast": "uct:c=0.7,iterations=500".  Presets may name
 # any bot of BOTS or any search algorithm.
 PRESETS: dict[str, str] = {
-    # The Go bot `miai gtp` plays by default (the GTP clock can only lower `seconds`).
-    "go9": "uct:c=0.7,seconds=2",
+    # The Go bot `miai gtp` plays by default (the GTP clock can only lower `seconds`):
+    # RAVE with Go-knowledge priors over heavy playouts, the tree kept between moves
+    # (docs/results.md has the comparisons behind it).
+    "go9": "gobot:alg=rave,playout=7,prior=20,knowledge=1,seconds=2",
+    # The same for any board size.
+    "go": "gobot:alg=rave,playout=7,prior=20,knowledge=1,seconds=5",
 }
 
 

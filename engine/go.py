@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.core import check, ffi, lib
 from engine.errors import IllegalMoveError, InvalidArgumentError
-from engine.games import Game, State
+from engine.games import Game, State, create
 
 EMPTY = int(lib.GO_COLOR_EMPTY)
 BLACK = int(lib.GO_COLOR_BLACK)
@@ -291,3 +291,37 @@ def board_text(state: State) -> str:
     buf = ffi.new("char[]", size * (size + 1) + 1)
     check(lib.go_board_text(game.ptr, state.ptr, buf, len(buf)), "board text")
     return ffi.string(buf).decode()
+
+
+# Playout policy bits of the Go game parameter ``policy`` (csrc/games/go_policy.h).
+POLICY_ATARI = 1
+POLICY_SELF_ATARI = 2
+POLICY_PATTERN = 4
+POLICY_FILL_EYES = 8
+POLICY_FULL = POLICY_ATARI | POLICY_SELF_ATARI | POLICY_PATTERN
+
+
+def policy_game(game: Game, policy: int) -> Game:
+    """The Go game like ``game`` (size, komi) with playout ``policy`` bits."""
+    _require_go(game)
+    if game.params.get("policy") == policy:
+        return game
+    return create("go", size=board_size(game), komi=komi(game), policy=policy)
+
+
+def in_game(state: State, game: Game) -> State:
+    """The same position as a state of ``game``, a Go game of the same size that may
+    differ in komi or playout policy (states depend on neither: the bytes are copied;
+    move ids are the same)."""
+    src = _require_state(state)
+    _require_go(game)
+    if board_size(src) != board_size(game):
+        raise InvalidArgumentError("in_game: the two Go games differ in size")
+    out = game.initial_state()
+    ffi.memmove(out.ptr, state.ptr, game.state_size)
+    return out
+
+
+def with_policy(state: State, policy: int) -> State:
+    """The same position in the Go game with playout ``policy`` bits."""
+    return in_game(state, policy_game(_require_state(state), policy))

@@ -1,7 +1,8 @@
 /* go.c -- the game of Go through the game interface (board code in go_board.c).
  *
- * Parameters: size (integer 5..19, default 9) and komi (-150..150, default 7.5, whole
- * or half points only).  Roles: 0 = black (moves first), 1 = white.
+ * Parameters: size (integer 5..19, default 9), komi (-150..150, default 7.5, whole
+ * or half points only) and policy (integer 0..15, default 0: the playout policy's
+ * bits, go_policy.h; 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
  *
  * Rules: captures; suicide is illegal; positional superko (a stone may not recreate
  * any board position of the game so far, whoever was to move) in `legal` and so in
@@ -23,10 +24,11 @@
  * long cycle (triple ko and the like), which is rare; such a move is still safe to
  * `play` (it only repeats a position), so a shared node never corrupts a state.
  *
- * Playouts (the `playout` op): uniformly random among the points that are not an own
+ * Playouts (the `playout` op) with policy = 0: uniformly random among the points that are not an own
  * eye (go_is_own_eye), not suicide and not the simple-ko point -- simple ko instead
  * of superko for speed, the usual practice; the ply cap ends any cycle.  A player
- * with no such point passes; two passes end the playout.
+ * with no such point passes; two passes end the playout.  Other policy values select
+ * the heavy policy of go_policy.c (atari answers, self-atari, patterns, eye rule).
  *
  * Handicap, setup stones, scores with dead stones, ownership and the board as text
  * are in go_api.h.
@@ -37,6 +39,7 @@
 #include <string.h>
 
 #include "go.h"
+#include "go_policy.h"
 
 static const char go_columns[] = "ABCDEFGHJKLMNOPQRST";
 
@@ -164,8 +167,10 @@ static void go_render(const miai_game *g, const void *state, char *buf, size_t c
 
 static uint32_t go_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                            uint32_t trace_cap, uint32_t *trace_len) {
-    go_view v = go_view_of(go_d(g), state);
-    return go_play_out(&v, rng, trace, trace_cap, trace_len);
+    const go_data *d = go_d(g);
+    go_view v = go_view_of(d, state);
+    if (d->policy == 0) return go_play_out(&v, rng, trace, trace_cap, trace_len);
+    return go_play_out_policy(&v, d->policy, v.f->last, rng, trace, trace_cap, trace_len);
 }
 
 static int go_check(const miai_game *g, const void *state) {
@@ -214,6 +219,8 @@ static int go_create(const double *params, miai_game *g) {
     d->max_plies = 3 * n * n;
     d->hist_cap = d->max_plies + 1;
     d->komi = komi;
+    d->policy = (uint32_t)params[2];
+    go_policy_build_patterns(d);
     int32_t W = (int32_t)w;
     const int32_t nb[4] = {-W, -1, 1, W}, diag[4] = {-W - 1, -W + 1, W - 1, W + 1};
     memcpy(d->nb, nb, sizeof nb);
@@ -274,11 +281,11 @@ static int go_create(const double *params, miai_game *g) {
 
 const miai_game_entry miai_go_entry = {
     .info = {.name = "go",
-             .n_params = 2,
-             .param_name = {"size", "komi"},
-             .param_default = {9, 7.5},
-             .param_min = {GO_MIN_SIZE, -150},
-             .param_max = {GO_MAX_SIZE, 150},
-             .param_integer = {1, 0}},
+             .n_params = 3,
+             .param_name = {"size", "komi", "policy"},
+             .param_default = {9, 7.5, 0},
+             .param_min = {GO_MIN_SIZE, -150, 0},
+             .param_max = {GO_MAX_SIZE, 150, GO_POLICY_MAX},
+             .param_integer = {1, 0, 1}},
     .create = go_create,
 };

@@ -311,10 +311,9 @@ int go_playout_trace(const miai_game *g, const void *state, uint64_t seed, miai_
     uint8_t *work = malloc(d->state_size);
     if (!work) return MIAI_ENOMEM;
     memcpy(work, state, d->state_size);
-    go_view v = go_view_of(d, work);
     miai_rng rng;
     miai_rng_seed(&rng, seed);
-    *plies = go_play_out(&v, &rng, trace, cap, len);
+    *plies = miai_game_playout(g, work, &rng, trace, cap, len); /* the game's policy */
     free(work);
     return MIAI_OK;
 }

@@ -185,6 +185,7 @@ void go_rekey(go_view *v) { go_rekey_inline(v); }
 static inline void go_apply_inline(go_view *v, uint32_t p) {
     go_fixed *f = v->f;
     int32_t mover = f->head.to_move;
+    f->last = (uint16_t)p;
     if (p) {
         go_place_inline(v, p, (uint32_t)mover + 1);
         f->passes = 0;
@@ -220,6 +221,7 @@ void go_clear(go_view *v) {
     }
     f->board_key = f->board_key2 = 0;
     f->ko = 0;
+    f->last = 0;
     f->passes = 0;
     f->captures[0] = f->captures[1] = 0;
     f->head.to_move = 0;

@@ -52,7 +52,8 @@ typedef struct {
     uint16_t n_empty;                   /* entries of empty[] */
     uint8_t passes;                     /* consecutive passes just played */
     uint8_t next_role;                  /* who moves next if play goes on (0/1) */
-    uint8_t pad[6];
+    uint16_t last;                      /* point of the last move (0: none or pass) */
+    uint8_t pad[4];
 } go_fixed;
 
 /* Per-game constant data: sizes, layout, neighbour offsets, Zobrist tables. */
@@ -67,6 +68,8 @@ typedef struct {
     miai_zkey stone[2][GO_MAX_POINTS];
     miai_zkey ko[GO_MAX_POINTS];
     miai_zkey white_to_move, one_pass, ended;
+    uint32_t policy;                    /* playout policy bits (go_policy.h) */
+    uint8_t pattern3[1u << 13];         /* a bit per 3x3 code: MoGo pattern (go_policy.c) */
 } go_data;
 
 /* Pointers into one state. */

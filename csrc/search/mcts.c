@@ -109,8 +109,13 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
 static void evaluate(miai_search *s, double *rewards) {
     const miai_game *g = s->game;
     miai_head *h = miai_head_of(s->work);
-    if (h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies)
-        miai_game_playout(g, s->work, &s->rng, NULL, 0, NULL);
+    s->trace_len = 0;
+    s->trace_role = MIAI_NOBODY;
+    if (h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies) {
+        s->trace_role = h->to_move;
+        miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
+                          s->trace ? &s->trace_len : NULL);
+    }
     if (h->to_move == MIAI_NOBODY) {
         g->ops->rewards(g, s->work, rewards);
     } else { /* the ply cap: a draw */

@@ -53,6 +53,12 @@ struct miai_search {
     double *root_role_sum;
     uint32_t *root_role_n;
     uint32_t root_role_cap;   /* edges the two arrays have room for */
+    /* AMAF hook: a policy that sets trace (in its init; it owns the buffer) gets the
+     * moves of each iteration's playout in trace[0 .. trace_len) (up to trace_cap),
+     * trace_role being the role that made the first (MIAI_NOBODY: no playout). */
+    miai_move *trace;
+    uint32_t trace_cap, trace_len;
+    int32_t trace_role;
 };
 
 /* One iteration; `rewards` gets the playout's reward per role. */

@@ -7,6 +7,7 @@ extern const miai_policy_ops miai_ucd_policy;
 extern const miai_policy_ops miai_auct_policy;
 extern const miai_policy_ops miai_duct_policy;
 extern const miai_policy_ops miai_uctstar_policy;
+extern const miai_policy_ops miai_rave_policy;
 
 static const miai_policy_ops *const miai_policies[MIAI_ALG_COUNT] = {
     [MIAI_ALG_UCT] = &miai_uct_policy,
@@ -14,6 +15,7 @@ static const miai_policy_ops *const miai_policies[MIAI_ALG_COUNT] = {
     [MIAI_ALG_AUCT] = &miai_auct_policy,
     [MIAI_ALG_DUCT] = &miai_duct_policy,
     [MIAI_ALG_UCTSTAR] = &miai_uctstar_policy,
+    [MIAI_ALG_RAVE] = &miai_rave_policy,
 };
 
 const miai_policy_ops *miai_policy_for(uint32_t algorithm) {

@@ -8,9 +8,9 @@
 #include "ctest.h"
 
 static miai_game *make_go(double size, double komi) {
-    double params[2] = {size, komi};
+    double params[3] = {size, komi, 0}; /* light playouts (policy 0) */
     miai_game *g = NULL;
-    if (miai_game_create("go", params, 2, &g) != MIAI_OK) return NULL;
+    if (miai_game_create("go", params, 3, &g) != MIAI_OK) return NULL;
     return g;
 }
 
@@ -133,10 +133,11 @@ static void handicap_and_setup(void) {
 static void bad_arguments_are_refused(void) {
     miai_game *g = make_go(9, 7.5), *ttt = NULL;
     CHECK(miai_game_create("tictactoe", NULL, 0, &ttt) == MIAI_OK);
-    double half[2] = {9, 7.25}, big[2] = {21, 7.5};
+    double half[3] = {9, 7.25, 0}, big[3] = {21, 7.5, 0}, pol[3] = {9, 7.5, 16};
     miai_game *bad = NULL;
-    CHECK(miai_game_create("go", half, 2, &bad) == MIAI_EINVAL && bad == NULL);
-    CHECK(miai_game_create("go", big, 2, &bad) == MIAI_EINVAL);
+    CHECK(miai_game_create("go", half, 3, &bad) == MIAI_EINVAL && bad == NULL);
+    CHECK(miai_game_create("go", big, 3, &bad) == MIAI_EINVAL);
+    CHECK(miai_game_create("go", pol, 3, &bad) == MIAI_EINVAL);
     if (!g || !ttt) {
         miai_game_free(g);
         miai_game_free(ttt);

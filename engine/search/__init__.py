@@ -1,6 +1,7 @@
 """MCTS search over the C transposition DAG: algorithms, ``Search``, results."""
 
 from engine.search.algorithms import algorithm_from_spec, register
+from engine.search.rave import RAVE
 from engine.search.result import MoveStats, SearchResult, confidence_interval
 from engine.search.search import EdgeStats, Search
 from engine.search.uct import UCT
@@ -11,6 +12,7 @@ __all__ = [
     "DUCT",
     "MCTSStar",
     "PrunedUCT",
+    "RAVE",
     "UCD",
     "UCT",
     "UCTStar",

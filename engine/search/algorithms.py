@@ -21,6 +21,7 @@ import math
 from typing import Any
 
 from engine.errors import InvalidArgumentError, UnknownNameError
+from engine.search.rave import RAVE
 from engine.search.uct import UCT
 
 _ALGORITHMS: dict[str, type] = {}
@@ -33,6 +34,7 @@ def register(cls: type) -> type:
 
 
 register(UCT)
+register(RAVE)
 
 
 def known() -> list[str]:

@@ -1,0 +1,55 @@
+"""The Go bot: a search bot whose playouts use the heavy Go playout policy.
+
+Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
+    alg      search algorithm of engine.search (default ``rave``)
+    playout  the Go game's playout ``policy`` bits (engine.go.POLICY_*; default 7 =
+             atari answers + self-atari avoidance + patterns; 0 = light playouts)
+and every key of :class:`bots.search_bot.SearchBot` (budget, ``reuse`` for tree reuse
+between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, ...).
+
+The position the bot is given (a state of whatever Go game the caller plays, e.g. the
+GTP session's ``go:size=9,komi=7``) is searched as the same position of the Go game
+with that playout policy (engine.go.in_game); move ids are the same in both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bots.search_bot import SearchBot
+from bots.spec import BotSpec
+from engine import go
+from engine.errors import InvalidArgumentError
+from engine.games import Game, Move, State
+
+OWN_KEYS = ("alg", "playout")
+DEFAULT_ALGORITHM = "rave"
+
+
+class GoBot(SearchBot):
+    def __init__(self, spec: BotSpec, game: Game) -> None:
+        own, rest = spec.split(OWN_KEYS)
+        plain = BotSpec(spec.name, own)
+        self.playout = plain.get_int("playout", go.POLICY_FULL, minimum=0, maximum=15) or 0
+        algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
+        if game.name != "go":
+            raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")
+        self._games: dict[str, Game] = {}
+        super().__init__(BotSpec(algorithm, rest), game)
+
+    def _policy_state(self, state: State) -> State:
+        key = state.game.spec
+        target = self._games.get(key)
+        if target is None:
+            target = self._games[key] = go.policy_game(state.game, self.playout)
+        return go.in_game(state, target)
+
+    def choose(self, state: State, role: int | None = None) -> Move:
+        return super().choose(self._policy_state(state), role)
+
+    def observe(self, state_before: State, move: Move | Sequence[Move]) -> None:
+        super().observe(self._policy_state(state_before), move)
+
+
+def make_go_bot(spec: BotSpec, game: Game) -> GoBot:
+    return GoBot(spec, game)

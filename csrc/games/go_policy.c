@@ -1,0 +1,341 @@
+/* go_policy.c -- the heavy Go playout policy: atari answers, self-atari avoidance, MoGo
+ * 3x3 patterns, switchable eye rule (contract in go_policy.h). */
+#include "go_policy.h"
+
+#include "go.h"
+
+#include <string.h>
+
+/* ---- 3x3 patterns ---- */
+
+/* The MoGo patterns (Gelly, Wang, Munos, Teytaud, "Modification of UCT with patterns
+ * in Monte-Carlo Go", INRIA RR-6062, 2006, fig. 2-4: hane, cut, edge), centre = the
+ * candidate empty point, rows top to bottom.  Cells: '.' empty, 'X' and 'O' the two
+ * colours (either way round), '#' off the board, '?' anything, 'x' not X, 'o' not O.
+ * Every rotation and reflection matches too. */
+static const char *const go_patterns[][3] = {
+    {"XOX", "...", "???"}, /* hane: enclosing */
+    {"XO.", "...", "?.?"}, /* hane: non-cutting */
+    {"XO?", "X..", "x.?"}, /* hane: magari */
+    {".O.", "X..", "..."}, /* diagonal attachment */
+    {"XO?", "O.o", "?o?"}, /* cut 1: unprotected cut */
+    {"XO?", "O.X", "???"}, /* cut 1: peeped cut */
+    {"?X?", "O.O", "ooo"}, /* cut 2 */
+    {"OX?", "o.O", "???"}, /* cut: keima */
+    {"X.?", "O.?", "##?"}, /* edge: chase */
+    {"OX?", "X.O", "###"}, /* edge: block a side cut */
+    {"?X?", "x.O", "###"}, /* edge: block a side connection */
+    {"?XO", "x.x", "###"}, /* edge: sagari */
+    {"?OX", "X.O", "###"}, /* edge: cut */
+};
+
+/* Row/column offsets of the eight code positions, in code order. */
+static const int8_t go_ring[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1},
+                                     {0, 1},   {1, -1}, {1, 0},  {1, 1}};
+
+/* Set of colours (bit per GO_EMPTY..GO_EDGE) a pattern cell allows; x = black's
+ * colour after the colour swap. */
+static uint32_t go_cell_set(char ch, uint32_t x) {
+    uint32_t o = 3 - x;
+    switch (ch) {
+    case '.': return 1u << GO_EMPTY;
+    case 'X': return 1u << x;
+    case 'O': return 1u << o;
+    case '#': return 1u << GO_EDGE;
+    case 'x': return 0xFu & ~(1u << x);
+    case 'o': return 0xFu & ~(1u << o);
+    default: return 0xFu;
+    }
+}
+
+/* Every code whose position k has a colour in allowed[k], for k >= at. */
+static void go_pattern_fill(uint8_t *table, const uint32_t *allowed, int at, uint32_t code) {
+    if (at == 8) {
+        table[code >> 3] |= (uint8_t)(1u << (code & 7));
+        return;
+    }
+    for (uint32_t col = 0; col < 4; col++)
+        if (allowed[at] >> col & 1) go_pattern_fill(table, allowed, at + 1, code | col << (2 * at));
+}
+
+void go_policy_build_patterns(go_data *d) {
+    memset(d->pattern3, 0, sizeof d->pattern3);
+    const size_t n_pat = sizeof go_patterns / sizeof go_patterns[0];
+    for (size_t i = 0; i < n_pat; i++)
+        for (int sym = 0; sym < 8; sym++)
+            for (uint32_t x = GO_BLACK; x <= GO_WHITE; x++) {
+                uint32_t allowed[8];
+                for (int k = 0; k < 8; k++) {
+                    /* The pattern cell that lands on code position k under `sym`:
+                     * the inverse map of a rotation by sym&3 quarter turns, then an
+                     * optional mirror. */
+                    int r = go_ring[k][0], c = go_ring[k][1];
+                    if (sym & 4) c = -c;
+                    for (int t = 0; t < (sym & 3); t++) {
+                        int nr = c, nc = -r;
+                        r = nr;
+                        c = nc;
+                    }
+                    allowed[k] = go_cell_set(go_patterns[i][r + 1][c + 1], x);
+                }
+                go_pattern_fill(d->pattern3, allowed, 0, 0);
+            }
+}
+
+uint32_t go_pattern_code(const go_view *v, uint32_t p) {
+    const uint8_t *c = v->color;
+    const uint32_t W = v->W;
+    /* go_ring order: the row above, left and right, the row below. */
+    return (uint32_t)c[p - W - 1] | (uint32_t)c[p - W] << 2 | (uint32_t)c[p - W + 1] << 4 |
+           (uint32_t)c[p - 1] << 6 | (uint32_t)c[p + 1] << 8 | (uint32_t)c[p + W - 1] << 10 |
+           (uint32_t)c[p + W] << 12 | (uint32_t)c[p + W + 1] << 14;
+}
+
+bool go_pattern_match(const go_view *v, uint32_t p) {
+    uint32_t code = go_pattern_code(v, p);
+    return v->d->pattern3[code >> 3] >> (code & 7) & 1;
+}
+
+/* ---- liberties ---- */
+
+uint32_t go_atari_lib(const go_view *v, uint32_t g) {
+    uint64_t n = v->glibs[g], sum = v->gsum[g];
+    /* All n pseudo-liberties are one point iff (sum p)^2 == n sum p^2 (Cauchy-Schwarz
+     * equality): no division unless the group is in atari. */
+    if (n == 0 || sum * sum != n * v->gsum2[g]) return 0;
+    return (uint32_t)(sum / n);
+}
+
+typedef struct {
+    uint32_t pts[8];
+    uint32_t n, cap;
+} go_libset;
+
+/* Add q; true once the set is full. */
+static bool go_libset_add(go_libset *s, uint32_t q) {
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->pts[i] == q) return false;
+    s->pts[s->n++] = q;
+    return s->n >= s->cap;
+}
+
+uint32_t go_libs_after(const go_view *v, uint32_t p, uint32_t c, uint32_t cap) {
+    if (cap > 8) cap = 8;
+    go_libset s = {.n = 0, .cap = cap};
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    uint32_t walked[4], n_walked = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = nbs[k], cn = v->color[n];
+        if (cn == GO_EMPTY) {
+            if (go_libset_add(&s, n)) return cap;
+        } else if (cn == o) {
+            if (go_only_lib_is(v, v->gid[n], p) && go_libset_add(&s, n)) return cap;
+        } else if (cn == c) {
+            uint32_t g = v->gid[n];
+            bool seen = false;
+            for (uint32_t i = 0; i < n_walked; i++) seen |= walked[i] == g;
+            if (seen) continue;
+            walked[n_walked++] = g;
+            uint32_t st = g;
+            do {
+                const uint32_t around[4] = {st - W, st - 1, st + 1, st + W};
+                for (int j = 0; j < 4; j++)
+                    if (v->color[around[j]] == GO_EMPTY && around[j] != p &&
+                        go_libset_add(&s, around[j]))
+                        return cap;
+                st = v->next[st];
+            } while (st != g);
+        }
+    }
+    return s.n;
+}
+
+/* Stones of the group c would form at p. */
+static uint32_t go_size_after(const go_view *v, uint32_t p, uint32_t c) {
+    const uint32_t W = v->W;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    uint32_t size = 1, seen[4], n_seen = 0;
+    for (int k = 0; k < 4; k++) {
+        if (v->color[nbs[k]] != c) continue;
+        uint32_t g = v->gid[nbs[k]];
+        bool dup = false;
+        for (uint32_t i = 0; i < n_seen; i++) dup |= seen[i] == g;
+        if (dup) continue;
+        seen[n_seen++] = g;
+        size += v->gsize[g];
+    }
+    return size;
+}
+
+bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    for (int k = 0; k < 4; k++)
+        if (v->color[nbs[k]] == o && go_only_lib_is(v, v->gid[nbs[k]], p)) return true;
+    return false;
+}
+
+bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
+    const uint8_t *col = v->color;
+    const uint32_t W = v->W;
+    /* Fast path: two empty neighbours are two liberties. */
+    if ((col[p - W] == GO_EMPTY) + (col[p - 1] == GO_EMPTY) + (col[p + 1] == GO_EMPTY) +
+            (col[p + W] == GO_EMPTY) >= 2)
+        return false;
+    if (go_size_after(v, p, c) < GO_SELF_ATARI_MIN || go_captures_at(v, p, c)) return false;
+    return go_libs_after(v, p, c, 2) < 2;
+}
+
+/* ---- the policy's rules ---- */
+
+/* go_playout_ok, or without the eye rule when the mask switches it off. */
+static inline bool go_policy_ok(const go_view *v, uint32_t p, uint32_t c, uint32_t mask) {
+    if (!(mask & GO_POLICY_FILL_EYES)) return go_playout_ok(v, p, c);
+    return p != v->f->ko && !go_is_suicide(v, p, c);
+}
+
+typedef struct {
+    uint16_t *out;
+    uint32_t n, cap;
+} go_cands;
+
+static void go_cand_add(go_cands *cs, uint32_t q) {
+    for (uint32_t i = 0; i < cs->n; i++)
+        if (cs->out[i] == q) return;
+    if (cs->n < cs->cap) cs->out[cs->n++] = (uint16_t)q;
+}
+
+uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
+                          uint16_t *out, uint32_t cap) {
+    go_cands cs = {.out = out, .n = 0, .cap = cap};
+    if (!last || !go_is_stone(v->color[last])) return 0;
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t around[5] = {last, last - W, last - 1, last + 1, last + W};
+    uint32_t groups[5], n_groups = 0;
+    for (int k = 0; k < 5; k++) {
+        uint32_t q = around[k];
+        if (!go_is_stone(v->color[q])) continue;
+        uint32_t g = v->gid[q];
+        bool dup = false;
+        for (uint32_t i = 0; i < n_groups; i++) dup |= groups[i] == g;
+        if (dup) continue;
+        groups[n_groups++] = g;
+        uint32_t lib = go_atari_lib(v, g);
+        if (!lib) continue;
+        if (v->color[q] == o) { /* capture the group in atari */
+            if (go_policy_ok(v, lib, c, mask)) go_cand_add(&cs, lib);
+            continue;
+        }
+        /* Save an own group: extend if that gives two liberties ... */
+        if (go_policy_ok(v, lib, c, mask) && go_libs_after(v, lib, c, 2) >= 2)
+            go_cand_add(&cs, lib);
+        /* ... or capture an enemy group next to it that is in atari. */
+        uint32_t st = g;
+        do {
+            const uint32_t nb[4] = {st - W, st - 1, st + 1, st + W};
+            for (int j = 0; j < 4; j++) {
+                if (v->color[nb[j]] != o) continue;
+                uint32_t l2 = go_atari_lib(v, v->gid[nb[j]]);
+                if (l2 && go_policy_ok(v, l2, c, mask)) go_cand_add(&cs, l2);
+            }
+            st = v->next[st];
+        } while (st != g);
+    }
+    return cs.n;
+}
+
+/* Empty neighbours (8) of `last` that match a pattern and pass the rules. */
+static uint32_t go_pattern_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
+                                   uint16_t *out) {
+    const int32_t W = (int32_t)v->W;
+    uint32_t n = 0;
+    for (int k = 0; k < 8; k++) {
+        uint32_t q = (uint32_t)((int32_t)last + go_ring[k][0] * W + go_ring[k][1]);
+        if (v->color[q] != GO_EMPTY || !go_pattern_match(v, q)) continue;
+        if (!go_policy_ok(v, q, c, mask)) continue;
+        if ((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)) continue;
+        out[n++] = (uint16_t)q;
+    }
+    return n;
+}
+
+/* A uniformly random point that passes the rules, or 0 (pass). */
+static uint32_t go_random_point(go_view *v, uint32_t c, uint32_t mask, miai_rng *rng) {
+    uint16_t *empty = v->empty, *epos = v->epos;
+    uint32_t k = v->f->n_empty;
+    while (k) {
+        uint32_t i = miai_rng_below(rng, k);
+        uint32_t q = empty[i];
+        if (go_policy_ok(v, q, c, mask) &&
+            !((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)))
+            return q;
+        /* Move the refused point past the window so it is not drawn again. */
+        k--;
+        uint16_t r = empty[k];
+        empty[k] = (uint16_t)q;
+        empty[i] = r;
+        epos[q] = (uint16_t)k;
+        epos[r] = (uint16_t)i;
+    }
+    return 0;
+}
+
+uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
+                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+    go_fixed *f = v->f;
+    uint32_t plies = 0, tl = 0;
+    uint16_t cand[64];
+    while (f->head.to_move != MIAI_NOBODY) {
+        uint32_t c = (uint32_t)f->head.to_move + 1, p = 0, n = 0;
+        if (last && (mask & GO_POLICY_ATARI))
+            n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
+        if (!n && last && (mask & GO_POLICY_PATTERN)) n = go_pattern_replies(v, last, c, mask, cand);
+        if (n) p = cand[miai_rng_below(rng, n)];
+        else p = go_random_point(v, c, mask, rng);
+        if (trace && tl < trace_cap) trace[tl++] = p ? v->d->move_of_point[p] : v->d->n_moves;
+        go_apply(v, p);
+        last = p;
+        plies++;
+    }
+    if (trace_len) *trace_len = tl;
+    return plies;
+}
+
+int go_prior_kinds(const miai_game *g, const void *state, const miai_move *moves, uint32_t n,
+                   int8_t *kind) {
+    if (!go_is_go(g) || !state || (n && (!moves || !kind))) return MIAI_EINVAL;
+    const go_data *d = g->data;
+    go_view v = go_cview_of(d, state);
+    int32_t mover = v.f->head.to_move;
+    if (mover != 0 && mover != 1) {
+        for (uint32_t i = 0; i < n; i++) kind[i] = 0;
+        return MIAI_OK;
+    }
+    uint32_t c = (uint32_t)mover + 1, last = v.f->last;
+    uint16_t saves[64];
+    uint32_t n_saves = go_atari_replies(&v, last, c, 0, saves, 64);
+    for (uint32_t i = 0; i < n; i++) {
+        kind[i] = 0;
+        if (moves[i] > d->n_moves) return MIAI_EINVAL;
+        if (moves[i] == d->n_moves) {
+            if (4u * v.f->n_empty > d->n_moves) kind[i] = -1;
+            continue;
+        }
+        uint32_t p = d->point_of_move[moves[i]];
+        if (v.color[p] != GO_EMPTY) continue;
+        if (go_is_own_eye(&v, p, c) || go_is_bad_self_atari(&v, p, c)) {
+            kind[i] = -1;
+            continue;
+        }
+        bool good = go_captures_at(&v, p, c);
+        for (uint32_t k = 0; k < n_saves && !good; k++) good = saves[k] == p;
+        if (!good && last) {
+            int32_t dr = (int32_t)(p / d->W) - (int32_t)(last / d->W);
+            int32_t dc = (int32_t)(p % d->W) - (int32_t)(last % d->W);
+            good = dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1 && go_pattern_match(&v, p);
+        }
+        if (good) kind[i] = 1;
+    }
+    return MIAI_OK;
+}

@@ -1,0 +1,75 @@
+/* go_policy.h -- the heavy Go playout policy (MoGo / Fuego style) and the Go knowledge
+ * the search's priors use.
+ *
+ * Contract:
+ *   - The policy is a bitmask (the Go game parameter `policy`, go_data.policy):
+ *       GO_POLICY_ATARI      answer the last move: capture a group it left in atari,
+ *                            save an own group it put in atari (extend to a point
+ *                            with at least two liberties, or capture a neighbour);
+ *       GO_POLICY_SELF_ATARI never play a non-capturing self-atari of a group of
+ *                            GO_SELF_ATARI_MIN or more stones (single-stone
+ *                            throw-ins stay allowed);
+ *       GO_POLICY_PATTERN    play a MoGo 3x3 pattern move next to the last move;
+ *       GO_POLICY_FILL_EYES  switch OFF the rule that never fills an own eye.
+ *     0 is the light policy of go_play_out (uniform, no eye filling).  Each rule draws
+ *     uniformly among its candidates; the rules are tried in the order above (MoGo's
+ *     order) and a uniformly random acceptable point is the fallback.
+ *   - Every move the policy plays satisfies go_playout_ok (not the simple-ko point,
+ *     not suicide, not an own eye unless GO_POLICY_FILL_EYES), so playouts end.
+ *   - No global state: the pattern table is built into the game's go_data at create.
+ */
+#ifndef MIAI_GO_POLICY_H
+#define MIAI_GO_POLICY_H
+
+#include <stdint.h>
+
+#include "go_board.h"
+
+#define GO_POLICY_ATARI 1u
+#define GO_POLICY_SELF_ATARI 2u
+#define GO_POLICY_PATTERN 4u
+#define GO_POLICY_FILL_EYES 8u
+#define GO_POLICY_FULL (GO_POLICY_ATARI | GO_POLICY_SELF_ATARI | GO_POLICY_PATTERN)
+#define GO_POLICY_MAX 15u
+#define GO_SELF_ATARI_MIN 2u
+
+/* Fill d->pattern3 (one bit per 3x3 neighbourhood code, see go_pattern_code). */
+void go_policy_build_patterns(go_data *d);
+
+/* The 16-bit code of p's eight neighbours (2 bits each: empty, black, white, edge). */
+uint32_t go_pattern_code(const go_view *v, uint32_t p);
+
+/* Does empty p match a MoGo pattern? */
+bool go_pattern_match(const go_view *v, uint32_t p);
+
+/* The only liberty of group g, or 0 if it has two or more (O(1), pseudo-liberties). */
+uint32_t go_atari_lib(const go_view *v, uint32_t g);
+
+/* Liberties (counted up to `cap`) of the group colour c would form at empty p. */
+uint32_t go_libs_after(const go_view *v, uint32_t p, uint32_t c, uint32_t cap);
+
+/* Would c at p capture nothing and leave its group of GO_SELF_ATARI_MIN or more
+ * stones with one liberty (a bad self-atari)? */
+bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c);
+
+/* Would c at p capture at least one stone? */
+bool go_captures_at(const go_view *v, uint32_t p, uint32_t c);
+
+/* The points the ATARI rule would choose among after a move at `last` (0: none);
+ * returns the count (at most cap). */
+uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
+                          uint16_t *out, uint32_t cap);
+
+/* Go knowledge for a search's priors, per move of moves[0..n) at `state`: kind[i] =
+ * +1 (a capture, saving an own group the last move put in atari, a 3x3 pattern next
+ * to the last move), -1 (filling an own eye, a self-atari of a big group, a pass while
+ * more than a quarter of the board is empty) or 0.  MIAI_EINVAL if g is not Go. */
+int go_prior_kinds(const miai_game *g, const void *state, const miai_move *moves, uint32_t n,
+                   int8_t *kind);
+
+/* One playout with the rules of `mask` (see above); trace as go_play_out.  `last` is
+ * the point of the move that led to the state (0 if unknown or a pass). */
+uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
+                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len);
+
+#endif
