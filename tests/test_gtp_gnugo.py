@@ -4,6 +4,7 @@ final_score and miai's scorer agree on the result."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -14,11 +15,13 @@ pytestmark = pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go no
 
 
 @pytest.mark.parametrize("index", [0, 1])  # miai black, then white
-def test_full_game_against_gnugo_agrees_on_the_result(index: int) -> None:
+def test_full_game_against_gnugo_agrees_on_the_result(index: int, tmp_path: Path) -> None:
     from protocols.gtp.versus import play_one, winner_of
 
     outcome = play_one("uct:iterations=300", "gnugo --mode gtp --chinese-rules --level 1",
-                       9, 7.0, index, None)
+                       9, 7.0, index, tmp_path)
+    sgf = (tmp_path / f"game{index:04d}.sgf").read_text()
+    assert sgf.startswith("(;") and "SZ[9]" in sgf
     assert outcome.plies > 10
     assert outcome.miai_black == (index == 0)
     assert winner_of(outcome.gnugo_score) in "BW"

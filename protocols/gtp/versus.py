@@ -54,7 +54,8 @@ def play_one(bot_spec: str, gnugo_cmd: str, size: int, komi: float, index: int,
     session = GoSession(size=size, komi=komi)
     state = game.initial_state()
     for ply in record.plies:
-        for move in ply.moves:
+        for text in ply.moves:  # the record keeps moves as text
+            move = state.parse_move(text)
             session.play(state.to_move, move)
             state.play(move)
     ours = score_text(scoring.final_margin(session))
