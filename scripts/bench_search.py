@@ -125,6 +125,8 @@ def openspiel_game(game: games.Game) -> tuple[str, dict[str, Any]] | None:
     name, mapping = entry
     params: dict[str, Any] = {}
     for key, value in game.params.items():
+        if key == "policy" and float(value) == 0:
+            continue  # Go's light (uniform) playouts: the same game as OpenSpiel's
         if key not in mapping:
             return None
         for target in mapping[key]:
