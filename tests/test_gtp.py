@@ -339,3 +339,18 @@ def test_live_gfx_goes_to_stderr_only_and_can_be_switched_off() -> None:
     assert blocks > 0, "no live graphics during genmove"
     assert report.startswith("iterations 3000")
     assert _gfx_blocks("--no-gfx")[0] == 0
+
+
+def test_uct_star_intervals_for_gogui() -> None:
+    pipe = Pipe("--bot", "uctstar:p=0.5,s=100,iterations=2000", "--no-gfx")
+    try:
+        pipe.ok("boardsize 9")
+        pipe.ok("genmove b")
+        pairs = pipe.ok("miai-intervals").split()
+    finally:
+        pipe.close()
+    assert pairs and len(pairs) % 2 == 0
+    for vertex, interval in zip(pairs[::2], pairs[1::2], strict=True):
+        assert vertex[0] in "ABCDEFGHJ"
+        lo, hi = (float(x) for x in interval.removesuffix("(pruned)").split(".."))
+        assert lo <= hi

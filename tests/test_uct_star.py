@@ -122,3 +122,21 @@ def test_presets_and_specs():
     for bad in ({"variant": "x"}, {"s": "0"}, {"p": "-1"}, {"form": "eq9"}, {"driver": "go"}):
         with pytest.raises(InvalidArgumentError):
             algorithm_from_spec("uctstar", bad)
+
+
+@pytest.mark.parametrize("form", ["eq5", "eq7"])
+def test_reported_root_intervals_match_the_reference(form: str) -> None:
+    """The intervals the report (and GTP's miai-intervals) shows are eq. 5 / eq. 7 of
+    the root edges' statistics, as the plain-Python reference computes them."""
+    state = games.create("connect4").initial_state()
+    search = Search(state, UCTStar(p=0.5, s=10_000, form=form), iterations=2000, seed=4)
+    result = search.run()
+    shown = result.extra["intervals"]
+    edges = search.root_edges()
+    big_n = sum(e.visits for e in edges)
+    ref = rstar.interval_eq5 if form == "eq5" else rstar.interval_eq7
+    assert set(shown) == {e.move for e in edges}
+    for e in edges:
+        assert e.visits > 0
+        lo, hi = ref(e.sum, e.visits, big_n, 0.5)
+        assert shown[e.move] == pytest.approx((lo, hi), abs=1e-9)

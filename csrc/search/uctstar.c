@@ -87,6 +87,35 @@ static void prune_node(const star_data *a, miai_search *s, uint32_t first, uint3
     }
 }
 
+int miai_uctstar_root_intervals(miai_search *s, double *low, double *high, uint32_t cap,
+                                uint32_t *n) {
+    if (!s || !low || !high || !n) return MIAI_EINVAL;
+    if (s->policy.cfg.algorithm != MIAI_ALG_UCTSTAR || !s->policy.data) return MIAI_EINVAL;
+    const star_data *a = s->policy.data;
+    const miai_dag *d = &s->dag;
+    if (d->root == MIAI_NIL || d->root >= d->n_nodes) return MIAI_EINVAL;
+    const miai_node *root = &d->nodes[d->root];
+    if (miai_simultaneous_at(d, d->root)) return MIAI_EINVAL;
+    if (cap < root->n_edges) return MIAI_EINVAL;
+    const miai_edge *edges = d->edges + root->first_edge;
+    uint64_t parent = 0;
+    for (uint32_t i = 0; i < root->n_edges; i++) parent += edges[i].n;
+    double log_parent = parent ? log((double)parent) : 0.0;
+    for (uint32_t i = 0; i < root->n_edges; i++) {
+        if (edges[i].n == 0) {
+            low[i] = 0.0;
+            high[i] = 1.0;
+            continue;
+        }
+        double mean = edges[i].sum / edges[i].n;
+        double w = half_width(a->inside, a->p, log_parent, edges[i].n);
+        low[i] = mean - w;
+        high[i] = mean + w;
+    }
+    *n = root->n_edges;
+    return MIAI_OK;
+}
+
 static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
     (void)role;

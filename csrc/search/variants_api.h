@@ -57,4 +57,11 @@ int miai_variant_prune_root(miai_search *s, uint32_t *left);
  * (always 0 with the solver off). */
 int miai_variant_root_proven(const miai_search *s, int32_t *out);
 
+/* UCT*: the pruning interval [low, high] of every root edge, in edge order, with the
+ * search's own rate p and form (eq. 5 or eq. 7); an unvisited edge gets [0, 1].
+ * cap >= root edges; *n gets the count.  MIAI_EINVAL unless the algorithm is UCT* or
+ * MCTS* and the root is an alternating node. */
+int miai_uctstar_root_intervals(miai_search *s, double *low, double *high, uint32_t cap,
+                                uint32_t *n);
+
 #endif

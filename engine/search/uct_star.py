@@ -115,6 +115,7 @@ class _Star:
 
     def report(self, search: Any) -> dict[str, object]:
         out: dict[str, object] = {
+            "intervals": root_intervals(search),
             self.name: {
                 "variant": getattr(self, "variant", "mctsstar"),
                 "p": self.p,
@@ -126,6 +127,18 @@ class _Star:
         if self.solver:
             out.update(solver_report(search))
         return out
+
+
+def root_intervals(search: Any) -> dict[int, tuple[float, float]]:
+    """The UCT* pruning interval of each root move, by move id (computed in C with the
+    search's rate and form; an unvisited move gets [0, 1]); {} at a simultaneous root."""
+    edges = search.root_edges()
+    low, high = ffi.new("double[]", max(1, len(edges))), ffi.new("double[]", max(1, len(edges)))
+    n = ffi.new("uint32_t *")
+    code = lib.miai_uctstar_root_intervals(search._ptr, low, high, max(1, len(edges)), n)
+    if code != lib.MIAI_OK:
+        return {}
+    return {e.move: (float(low[i]), float(high[i])) for i, e in enumerate(edges[: n[0]])}
 
 
 @dataclass(frozen=True)
