@@ -35,6 +35,50 @@
 static inline bool cg_has(const uint64_t *bb, uint32_t i) { return bb[i >> 6] >> (i & 63) & 1; }
 static inline void cg_set(uint64_t *bb, uint32_t i) { bb[i >> 6] |= 1ULL << (i & 63); }
 
+/* The forest parent[cells] sits right after the game's fixed-size state struct of
+ * `fixed` bytes. */
+static inline uint16_t *cg_parent(void *s, size_t fixed) {
+    return (uint16_t *)((uint8_t *)s + fixed);
+}
+static inline const uint16_t *cg_cparent(const void *s, size_t fixed) {
+    return (const uint16_t *)((const uint8_t *)s + fixed);
+}
+
+/* Zobrist keys laid out as keys[role * stride + cell] for a stone, keys[2 * stride]
+ * xored in when role 1 is to move. */
+static inline miai_zkey cg_zstone(const miai_zkey *keys, uint32_t stride, uint32_t role,
+                                  uint32_t cell) {
+    return keys[role * stride + cell];
+}
+static inline miai_zkey cg_zside(const miai_zkey *keys, uint32_t stride) {
+    return keys[2 * stride];
+}
+
+/* The mover and its move for a play op: false (play nothing) when no single role is to
+ * move (a state corrupted by its owner) or the move is off the board. */
+static inline bool cg_play_move(const miai_head *h, const uint32_t *moves, uint32_t cells,
+                                uint32_t *r, uint32_t *m) {
+    if (h->to_move != 0 && h->to_move != 1) return false;
+    *r = (uint32_t)h->to_move;
+    *m = moves[*r];
+    return *m < cells;
+}
+
+/* Role r's stone on cell m in the keys, and the ply counted. */
+static inline void cg_count_move(miai_head *h, const miai_zkey *keys, uint32_t stride,
+                                 uint32_t r, uint32_t m) {
+    miai_zxor(h, cg_zstone(keys, stride, r, m));
+    miai_zxor(h, cg_zside(keys, stride));
+    h->ply++;
+}
+
+/* Rewards of a two-role win/loss game: winner 1, loser 0; any other `winner` value (no
+ * winner) gives 0.5 each. */
+static inline void cg_rewards(uint8_t winner, double *out) {
+    out[0] = winner == 0 ? 1.0 : winner == 1 ? 0.0 : 0.5;
+    out[1] = 1.0 - out[0];
+}
+
 /* Every cell its own group. */
 static inline void cg_forest_init(uint16_t *parent, uint32_t cells) {
     for (uint32_t i = 0; i < cells; i++) parent[i] = (uint16_t)i;
@@ -87,6 +131,32 @@ static inline uint32_t cg_draw(miai_rng *rng, uint32_t *empty, uint32_t *n_empty
     uint32_t m = empty[i];
     empty[i] = empty[--*n_empty];
     return m;
+}
+
+/* The start of a playout op: the mover *r, the empty cells into empty[] and the board
+ * into colour[] (see cg_colour_fill).  Returns the number of empty cells, or 0 when
+ * there is nothing to play: no single role to move (over, or corrupted), the ply limit
+ * max_plies reached, or a full board. */
+static inline uint32_t cg_playout_begin(const miai_head *h, uint32_t max_plies,
+                                        const uint64_t *board, const uint64_t *occ0,
+                                        const uint64_t *occ1, uint32_t words,
+                                        uint32_t *empty, uint8_t *colour, size_t colour_len,
+                                        uint32_t *r) {
+    if (h->to_move != 0 && h->to_move != 1) return 0;
+    *r = (uint32_t)h->to_move;
+    uint32_t n_empty = cg_empties(board, occ0, occ1, words, empty);
+    if (h->ply >= max_plies || !n_empty) return 0;
+    cg_colour_fill(colour, colour_len, board, occ0, occ1, words);
+    return n_empty;
+}
+
+/* The end of a move-by-move playout: the stream, keys and ply kept in locals go back. */
+static inline void cg_playout_end(miai_head *h, miai_rng *rng, const miai_rng *rn,
+                                  uint64_t k1, uint64_t k2, uint32_t ply) {
+    *rng = *rn;
+    h->key = k1;
+    h->key2 = k2;
+    h->ply = ply;
 }
 
 /* Is q own?  The owner comes from a byte per cell (colour[], 0 empty, 1 + role) when

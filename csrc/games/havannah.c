@@ -90,15 +90,6 @@ typedef struct {
     miai_zkey zobrist[2 * HAV_MAX_CELLS + 1];
 } hav_data;
 
-static inline miai_zkey hav_zstone(const hav_data *d, uint32_t role, uint32_t cell) {
-    return d->zobrist[role * HAV_MAX_CELLS + cell];
-}
-static inline miai_zkey hav_zside(const hav_data *d) { return d->zobrist[2 * HAV_MAX_CELLS]; }
-
-static uint16_t *hav_parent(void *s) { return (uint16_t *)((uint8_t *)s + sizeof(hav_state)); }
-static const uint16_t *hav_cparent(const void *s) {
-    return (const uint16_t *)((const uint8_t *)s + sizeof(hav_state));
-}
 static uint16_t *hav_marks(const hav_data *d, void *s) {
     return (uint16_t *)((uint8_t *)s + d->marks_off);
 }
@@ -120,7 +111,7 @@ static inline bool hav_bits_at_least(uint32_t v, int k) {
 static void hav_init(const miai_game *g, void *state) {
     const hav_data *d = g->data;
     hav_state *s = state;
-    cg_forest_init(hav_parent(s), d->cells);
+    cg_forest_init(cg_parent(s, sizeof(hav_state)), d->cells);
     s->winner = HAV_NONE;
     s->head.to_move = 0;
 }
@@ -212,7 +203,7 @@ CG_INLINE uint8_t hav_stone(const hav_data *d, hav_state *s, uint8_t *colour, ui
         hav_marks(d, s)[c] = d->mark_of[c];
         return 0;
     }
-    uint8_t kind = hav_join(d, hav_parent(s), hav_marks(d, s), c, own);
+    uint8_t kind = hav_join(d, cg_parent(s, sizeof(hav_state)), hav_marks(d, s), c, own);
     if (!(kind & HAV_RING) && hav_blob(d, colour, me, s->occ[r], c, own)) kind |= HAV_RING;
     return kind;
 }
@@ -237,14 +228,11 @@ static inline bool hav_finish(const hav_data *d, hav_state *s, uint32_t r, uint8
 static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
     const hav_data *d = g->data;
     hav_state *s = state;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
-    uint32_t r = (uint32_t)s->head.to_move;
-    miai_move m = moves[r];
-    if (m >= d->cells) return;
+    uint32_t r;
+    miai_move m;
+    if (!cg_play_move(&s->head, moves, d->cells, &r, &m)) return;
     uint8_t kind = hav_stone(d, s, NULL, r, m, hav_own_dirs(d, NULL, 0, s->occ[r], m));
-    miai_zxor(&s->head, hav_zstone(d, r, m));
-    miai_zxor(&s->head, hav_zside(d));
-    s->head.ply++;
+    cg_count_move(&s->head, d->zobrist, HAV_MAX_CELLS, r, m);
     hav_finish(d, s, r, kind);
 }
 
@@ -262,17 +250,16 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
     uint8_t colour[HAV_MAX_CELLS + 1];
     uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
-    uint32_t r = (uint32_t)s->head.to_move;
-    uint32_t n_empty = hav_legal(g, s, r, empty);
-    cg_colour_fill(colour, sizeof colour, d->board, s->occ[0], s->occ[1], HAV_WORDS);
+    uint32_t r;
+    uint32_t n_empty = cg_playout_begin(&s->head, g->facts.max_plies, d->board, s->occ[0],
+                                        s->occ[1], HAV_WORDS, empty, colour, sizeof colour, &r);
+    if (!n_empty) return 0;
     /* Locals stay in registers across the stores into the state and colour[]. */
     miai_rng rn = *rng;
     uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = hav_zside(d);
+    const miai_zkey side = cg_zside(d->zobrist, HAV_MAX_CELLS);
     uint32_t ply = s->head.ply, max_plies = g->facts.max_plies, cells = d->cells;
     uint8_t kind = 0;
-    if (ply >= max_plies || !n_empty) return 0;
     miai_move m = cg_draw(&rn, empty, &n_empty);
     uint32_t own = hav_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
     for (;;) {
@@ -282,15 +269,11 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
          * move's joins (another role's groups), so the processor can fetch them while
          * this move's branches resolve.  One draw too many at the end of a game only
          * advances the stream. */
-        miai_move next = 0;
-        uint32_t next_own = 0;
         bool more = n_empty > 0;
-        if (more) {
-            next = cg_draw(&rn, empty, &n_empty);
-            next_own = hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next);
-        }
+        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
+        uint32_t next_own = more ? hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
         kind = hav_stone(d, s, colour, r, m, own);
-        miai_zxor2(&k1, &k2, hav_zstone(d, r, m));
+        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HAV_MAX_CELLS, r, m));
         miai_zxor2(&k1, &k2, side);
         ply++;
         if (kind || ply == cells || ply >= max_plies || !more) break;
@@ -298,10 +281,7 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
         own = next_own;
         r ^= 1;
     }
-    *rng = rn;
-    s->head.key = k1;
-    s->head.key2 = k2;
-    s->head.ply = ply;
+    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
     hav_finish(d, s, r, kind);
     if (trace_len) *trace_len = tl;
     return plies;
@@ -309,9 +289,7 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
 
 static void hav_rewards(const miai_game *g, const void *state, double *out) {
     (void)g;
-    const hav_state *s = state;
-    out[0] = s->winner == 0 ? 1.0 : s->winner == 1 ? 0.0 : 0.5;
-    out[1] = 1.0 - out[0];
+    cg_rewards(((const hav_state *)state)->winner, out);
 }
 
 static void hav_key_full(const miai_game *g, const void *state, uint64_t *k1, uint64_t *k2) {
@@ -442,7 +420,7 @@ static uint8_t hav_kinds_from_scratch(const hav_data *d, const hav_state *s, uin
 static int hav_check(const miai_game *g, const void *state) {
     const hav_data *d = g->data;
     const hav_state *s = state;
-    const uint16_t *parent = hav_cparent(s);
+    const uint16_t *parent = cg_cparent(s, sizeof(hav_state));
     const uint16_t *marks = hav_cmarks(d, s);
     if (!cg_check_stones(s->occ[0], s->occ[1], d->board, HAV_WORDS, s->head.ply))
         return MIAI_ECORRUPT;

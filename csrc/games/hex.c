@@ -60,15 +60,6 @@ typedef struct {
     miai_zkey zobrist[2 * HEX_MAX_CELLS + 1];
 } hex_data;
 
-static inline miai_zkey hex_zstone(const hex_data *d, uint32_t role, uint32_t cell) {
-    return d->zobrist[role * HEX_MAX_CELLS + cell];
-}
-static inline miai_zkey hex_zside(const hex_data *d) { return d->zobrist[2 * HEX_MAX_CELLS]; }
-
-static uint16_t *hex_parent(void *s) { return (uint16_t *)((uint8_t *)s + sizeof(hex_state)); }
-static const uint16_t *hex_cparent(const void *s) {
-    return (const uint16_t *)((const uint8_t *)s + sizeof(hex_state));
-}
 static uint8_t *hex_edges(const hex_data *d, void *s) { return (uint8_t *)s + d->edges_off; }
 static const uint8_t *hex_cedges(const hex_data *d, const void *s) {
     return (const uint8_t *)s + d->edges_off;
@@ -77,7 +68,7 @@ static const uint8_t *hex_cedges(const hex_data *d, const void *s) {
 static void hex_init(const miai_game *g, void *state) {
     const hex_data *d = g->data;
     hex_state *s = state;
-    cg_forest_init(hex_parent(s), d->cells);
+    cg_forest_init(cg_parent(s, sizeof(hex_state)), d->cells);
     s->winner = HEX_NONE;
     s->head.to_move = 0;
 }
@@ -106,7 +97,7 @@ CG_INLINE uint32_t hex_own_dirs(const hex_data *d, const uint8_t *colour, uint8_
  * Returns true if the stone's group now joins the role's two edges. */
 CG_INLINE bool hex_stone(const hex_data *d, hex_state *s, uint32_t r, uint32_t c,
                           uint32_t own) {
-    uint16_t *parent = hex_parent(s);
+    uint16_t *parent = cg_parent(s, sizeof(hex_state));
     uint8_t *edges = hex_edges(d, s);
     s->occ[r][c >> 6] |= 1ULL << (c & 63);
     uint32_t starts = cg_arc_starts(own);
@@ -137,14 +128,11 @@ static inline void hex_finish(hex_state *s, uint32_t r, bool won) {
 static void hex_play(const miai_game *g, void *state, const miai_move *moves) {
     const hex_data *d = g->data;
     hex_state *s = state;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
-    uint32_t r = (uint32_t)s->head.to_move;
-    miai_move m = moves[r];
-    if (m >= d->cells) return;
+    uint32_t r;
+    miai_move m;
+    if (!cg_play_move(&s->head, moves, d->cells, &r, &m)) return;
     bool won = hex_stone(d, s, r, m, hex_own_dirs(d, NULL, 0, s->occ[r], m));
-    miai_zxor(&s->head, hex_zstone(d, r, m));
-    miai_zxor(&s->head, hex_zside(d));
-    s->head.ply++;
+    cg_count_move(&s->head, d->zobrist, HEX_MAX_CELLS, r, m);
     hex_finish(s, r, won);
 }
 
@@ -201,12 +189,10 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
     uint8_t colour[HEX_MAX_CELLS + 1];
     uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
-    uint32_t r = (uint32_t)s->head.to_move;
-    uint32_t n_empty = hex_legal(g, s, r, empty);
-    uint32_t ply = s->head.ply, max_plies = g->facts.max_plies;
-    if (ply >= max_plies || !n_empty) return 0;
-    cg_colour_fill(colour, sizeof colour, d->board, s->occ[0], s->occ[1], HEX_WORDS);
+    uint32_t r, ply = s->head.ply, max_plies = g->facts.max_plies;
+    uint32_t n_empty = cg_playout_begin(&s->head, max_plies, d->board, s->occ[0], s->occ[1],
+                                        HEX_WORDS, empty, colour, sizeof colour, &r);
+    if (!n_empty) return 0;
     miai_rng rn = *rng; /* locals stay in registers across the stores into the state */
     if (!trace) {
         if (n_empty > max_plies - ply) n_empty = max_plies - ply; /* only if corrupted */
@@ -222,7 +208,7 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
         return n_empty;
     }
     uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = hex_zside(d);
+    const miai_zkey side = cg_zside(d->zobrist, HEX_MAX_CELLS);
     bool won = false;
     miai_move m = cg_draw(&rn, empty, &n_empty);
     uint32_t own = hex_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
@@ -233,16 +219,12 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
          * move's joins (the other role's groups), so the processor can fetch them while
          * this move's branches resolve.  One draw too many at the end only advances the
          * stream. */
-        miai_move next = 0;
-        uint32_t next_own = 0;
         bool more = n_empty > 0;
-        if (more) {
-            next = cg_draw(&rn, empty, &n_empty);
-            next_own = hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next);
-        }
+        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
+        uint32_t next_own = more ? hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
         colour[m] = (uint8_t)(r + 1);
         won = hex_stone(d, s, r, m, own);
-        miai_zxor2(&k1, &k2, hex_zstone(d, r, m));
+        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HEX_MAX_CELLS, r, m));
         miai_zxor2(&k1, &k2, side);
         ply++;
         if (won || ply >= max_plies || !more) break;
@@ -250,10 +232,7 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
         own = next_own;
         r ^= 1;
     }
-    *rng = rn;
-    s->head.key = k1;
-    s->head.key2 = k2;
-    s->head.ply = ply;
+    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
     hex_finish(s, r, won);
     if (trace_len) *trace_len = tl;
     return plies;
@@ -261,9 +240,7 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
 
 static void hex_rewards(const miai_game *g, const void *state, double *out) {
     (void)g;
-    const hex_state *s = state;
-    out[0] = s->winner == 0 ? 1.0 : s->winner == 1 ? 0.0 : 0.5;
-    out[1] = 1.0 - out[0];
+    cg_rewards(((const hex_state *)state)->winner, out);
 }
 
 static void hex_key_full(const miai_game *g, const void *state, uint64_t *k1, uint64_t *k2) {
@@ -343,7 +320,7 @@ static void hex_render(const miai_game *g, const void *state, char *buf, size_t 
 static int hex_check(const miai_game *g, const void *state) {
     const hex_data *d = g->data;
     const hex_state *s = state;
-    const uint16_t *parent = hex_cparent(s);
+    const uint16_t *parent = cg_cparent(s, sizeof(hex_state));
     const uint8_t *edges = hex_cedges(d, s);
     if (!cg_check_stones(s->occ[0], s->occ[1], d->board, HEX_WORDS, s->head.ply))
         return MIAI_ECORRUPT;
