@@ -7,7 +7,12 @@
  * bitboards (bit = cell id, `words` uint64_t words each, `board` = the cells of this
  * size).  Groups live in a union-find forest `parent[cells]` (uint16_t) kept inside the
  * game's state; whatever a game records per group (edge or corner bits) sits at the root
- * and is the game's own business.
+ * and is the game's own business.  Two roles, role 0 moving first; Zobrist keys laid out
+ * as keys[role * stride + cell] plus a side key keys[2 * stride].  Besides the forest,
+ * the header holds the pieces of the play and playout ops that such games share (the
+ * mover's move, key updates, the playout's empties and byte-per-cell board, the draw of
+ * a uniformly random empty cell), so the games that use them draw the same random
+ * streams and leave the same states.
  *
  * Safety: cg_find and cg_check_roots stay inside [0, cells) and stop on cycles, so a
  * forest corrupted by its owner gives wrong answers, never an out-of-bounds access or an
@@ -20,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core/game.h"
 #include "../core/rng.h"
 #include "../core/zobrist.h"
 
@@ -56,8 +62,8 @@ static inline miai_zkey cg_zside(const miai_zkey *keys, uint32_t stride) {
 
 /* The mover and its move for a play op: false (play nothing) when no single role is to
  * move (a state corrupted by its owner) or the move is off the board. */
-static inline bool cg_play_move(const miai_head *h, const uint32_t *moves, uint32_t cells,
-                                uint32_t *r, uint32_t *m) {
+static inline bool cg_play_move(const miai_head *h, const miai_move *moves, uint32_t cells,
+                                uint32_t *r, miai_move *m) {
     if (h->to_move != 0 && h->to_move != 1) return false;
     *r = (uint32_t)h->to_move;
     *m = moves[*r];
