@@ -52,6 +52,7 @@
 
 #include "../core/game.h"
 #include "../core/zobrist.h"
+#include "cellgroups.h"
 
 #define HAV_MAX_BASE 10
 #define HAV_MAX_DIAM (2 * HAV_MAX_BASE - 1)
@@ -60,14 +61,7 @@
 #define HAV_NONE 2 /* no winner (game on, or a draw) */
 #define HAV_CORNERS 0x3fu
 #define HAV_SIDE_SHIFT 6
-#define HAV_DIRS 0x3fu            /* a set of the six directions */
 #define HAV_OFF HAV_MAX_CELLS     /* nbs[] entry off the board */
-/* Inlined into each caller, so the playout's copy is specialised for its colour[]. */
-#if defined(__GNUC__)
-#define HAV_INLINE static inline __attribute__((always_inline))
-#else
-#define HAV_INLINE static inline
-#endif
 
 enum { HAV_RING = 1, HAV_BRIDGE = 2, HAV_FORK = 4 };
 
@@ -96,15 +90,6 @@ typedef struct {
     miai_zkey zobrist[2 * HAV_MAX_CELLS + 1];
 } hav_data;
 
-static inline miai_zkey hav_zstone(const hav_data *d, uint32_t role, uint32_t cell) {
-    return d->zobrist[role * HAV_MAX_CELLS + cell];
-}
-static inline miai_zkey hav_zside(const hav_data *d) { return d->zobrist[2 * HAV_MAX_CELLS]; }
-
-static uint16_t *hav_parent(void *s) { return (uint16_t *)((uint8_t *)s + sizeof(hav_state)); }
-static const uint16_t *hav_cparent(const void *s) {
-    return (const uint16_t *)((const uint8_t *)s + sizeof(hav_state));
-}
 static uint16_t *hav_marks(const hav_data *d, void *s) {
     return (uint16_t *)((uint8_t *)s + d->marks_off);
 }
@@ -112,11 +97,8 @@ static const uint16_t *hav_cmarks(const hav_data *d, const void *s) {
     return (const uint16_t *)((const uint8_t *)s + d->marks_off);
 }
 
-static inline bool hav_has(const uint64_t *bb, uint32_t i) { return bb[i >> 6] >> (i & 63) & 1; }
-static inline void hav_set(uint64_t *bb, uint32_t i) { bb[i >> 6] |= 1ULL << (i & 63); }
-
 static inline bool hav_own(const hav_state *s, uint32_t r, int32_t q) {
-    return q >= 0 && hav_has(s->occ[r], (uint32_t)q);
+    return q >= 0 && cg_has(s->occ[r], (uint32_t)q);
 }
 
 /* Has v at least k set bits?  (Clears the lowest set bit k-1 times; no popcount call,
@@ -126,25 +108,10 @@ static inline bool hav_bits_at_least(uint32_t v, int k) {
     return v != 0;
 }
 
-/* Root of x with path halving (mutates the forest).  Path halving also ends on a
- * cycle, and ids past the board stop the walk: a state corrupted by its owner gives
- * wrong answers, never an out-of-bounds access or an endless loop. */
-static uint32_t hav_find(uint16_t *parent, uint32_t x, uint32_t cells) {
-    for (;;) {
-        uint32_t p = parent[x];
-        if (p == x || p >= cells) return x;
-        uint32_t gp = parent[p];
-        if (gp >= cells) return p;
-        parent[x] = (uint16_t)gp;
-        x = gp;
-    }
-}
-
 static void hav_init(const miai_game *g, void *state) {
     const hav_data *d = g->data;
     hav_state *s = state;
-    uint16_t *parent = hav_parent(s);
-    for (uint32_t i = 0; i < d->cells; i++) parent[i] = (uint16_t)i;
+    cg_forest_init(cg_parent(s, sizeof(hav_state)), d->cells);
     s->winner = HAV_NONE;
     s->head.to_move = 0;
 }
@@ -154,48 +121,27 @@ static uint32_t hav_legal(const miai_game *g, const void *state, uint32_t role,
     const hav_data *d = g->data;
     const hav_state *s = state;
     if ((int32_t)role != s->head.to_move) return 0;
-    uint32_t n = 0;
-    for (uint32_t w = 0; w < HAV_WORDS; w++) {
-        uint64_t empty = d->board[w] & ~(s->occ[0][w] | s->occ[1][w]);
-        while (empty) {
-            out[n++] = w * 64 + (uint32_t)__builtin_ctzll(empty);
-            empty &= empty - 1;
-        }
-    }
-    return n;
+    return cg_empties(d->board, s->occ[0], s->occ[1], HAV_WORDS, out);
 }
 
 /* Case (b): an own cell off the rim whose six neighbours are all own. */
 static bool hav_surrounded(const hav_data *d, const hav_state *s, uint32_t r, uint32_t v) {
-    if (d->rim[v] || !hav_has(s->occ[r], v)) return false;
+    if (d->rim[v] || !cg_has(s->occ[r], v)) return false;
     for (int k = 0; k < 6; k++)
         if (!hav_own(s, r, d->nb[v][k])) return false;
     return true;
 }
 
-/* Case (b) and the colour helpers below read a cell's owner from one of two places:
- * a byte per cell (the playout's colour[], 0 empty, 1 + role) when colour is not NULL,
- * else the state's bitboard occ of the mover.  HAV_OFF is never own: colour[HAV_OFF]
- * stays 0, and the bitboard is not read there (a state corrupted by its owner could
- * have that bit set, and a find from HAV_OFF would leave the forest). */
-static inline bool hav_is(const uint8_t *colour, uint8_t me, const uint64_t *occ, uint32_t q) {
-    return colour ? colour[q] == me : q != HAV_OFF && hav_has(occ, q);
+/* Case (b) and the colour helpers below read a cell's owner through cg_is: from the
+ * playout's colour[] when not NULL, else from the mover's bitboard (HAV_OFF never own). */
+CG_INLINE bool hav_is(const uint8_t *colour, uint8_t me, const uint64_t *occ, uint32_t q) {
+    return cg_is(colour, me, occ, q, HAV_OFF);
 }
 
-/* Bit k: bit k-1 (mod 6) of a set of directions.  hav_rot_next: bit k+1. */
-static inline uint32_t hav_rot_prev(uint32_t set) { return ((set << 1) | (set >> 5)) & HAV_DIRS; }
-static inline uint32_t hav_rot_next(uint32_t set) { return ((set >> 1) | (set << 5)) & HAV_DIRS; }
-
 /* The directions k in which c has an own neighbour. */
-static inline uint32_t hav_own_dirs(const hav_data *d, const uint8_t *colour, uint8_t me,
-                                    const uint64_t *occ, uint32_t c) {
-    const uint16_t *nb = d->nbs[c];
-    uint32_t own = (uint32_t)hav_is(colour, me, occ, nb[0]);
-    own |= (uint32_t)hav_is(colour, me, occ, nb[1]) << 1;
-    own |= (uint32_t)hav_is(colour, me, occ, nb[2]) << 2;
-    own |= (uint32_t)hav_is(colour, me, occ, nb[3]) << 3;
-    own |= (uint32_t)hav_is(colour, me, occ, nb[4]) << 4;
-    return own | (uint32_t)hav_is(colour, me, occ, nb[5]) << 5;
+CG_INLINE uint32_t hav_own_dirs(const hav_data *d, const uint8_t *colour, uint8_t me,
+                                const uint64_t *occ, uint32_t c) {
+    return cg_own_dirs(d->nbs[c], colour, me, occ, HAV_OFF);
 }
 
 /* Case (b): does c (own directions `own`, before c was placed) or a neighbour of c now
@@ -203,8 +149,8 @@ static inline uint32_t hav_own_dirs(const hav_data *d, const uint8_t *colour, ui
  * k-1 and k+1, and n's own neighbours in directions k-1, k, k+1. */
 static inline bool hav_blob(const hav_data *d, const uint8_t *colour, uint8_t me,
                             const uint64_t *occ, uint32_t c, uint32_t own) {
-    if (own == HAV_DIRS) return true; /* c has six own (so on-board) neighbours */
-    uint32_t tri = own & hav_rot_prev(own) & hav_rot_next(own);
+    if (own == CG_DIRS) return true; /* c has six own (so on-board) neighbours */
+    uint32_t tri = own & cg_rot_prev(own) & cg_rot_next(own);
     while (tri) {
         uint32_t k = (uint32_t)__builtin_ctz(tri);
         tri &= tri - 1;
@@ -222,26 +168,20 @@ static inline bool hav_blob(const hav_data *d, const uint8_t *colour, uint8_t me
  * Returns the kinds the move makes among bridge, fork and case (a) rings. */
 static inline uint8_t hav_join(const hav_data *d, uint16_t *parent, uint16_t *marks,
                                uint32_t c, uint32_t own) {
-    uint32_t starts = own & ~hav_rot_prev(own); /* first cell of each arc */
-    if (own == HAV_DIRS) starts = 1;            /* one arc all round */
+    uint32_t starts = cg_arc_starts(own);
     uint32_t root = c;
     uint16_t m = d->mark_of[c];
     uint8_t kind = 0;
     while (starts) {
         uint32_t k = (uint32_t)__builtin_ctz(starts);
         starts &= starts - 1;
-        uint32_t qr = hav_find(parent, d->nbs[c][k], d->cells);
+        uint32_t qr = cg_find(parent, d->nbs[c][k], d->cells);
         if (qr == root) { /* this arc's group is an earlier arc's: case (a) */
             kind = HAV_RING;
             continue;
         }
         m |= marks[qr];
-        if (root == c) {
-            parent[c] = (uint16_t)qr;
-            root = qr;
-        } else {
-            parent[qr] = (uint16_t)root;
-        }
+        cg_hang(parent, &root, c, qr);
     }
     marks[root] = m;
     if (hav_bits_at_least(m & HAV_CORNERS, 2)) kind |= HAV_BRIDGE;
@@ -254,16 +194,16 @@ static inline uint8_t hav_join(const hav_data *d, uint16_t *parent, uint16_t *ma
  * win it makes.  colour[] (see hav_is) is the playout's copy of the board and is kept
  * current; play passes NULL and the state's bitboards are read instead.  Keys, ply and
  * side to move are the caller's (hav_finish), so the playout keeps them in registers. */
-HAV_INLINE uint8_t hav_stone(const hav_data *d, hav_state *s, uint8_t *colour, uint32_t r,
+CG_INLINE uint8_t hav_stone(const hav_data *d, hav_state *s, uint8_t *colour, uint32_t r,
                              uint32_t c, uint32_t own) {
     uint8_t me = (uint8_t)(r + 1);
     if (colour) colour[c] = me;
-    hav_set(s->occ[r], c);
+    cg_set(s->occ[r], c);
     if (!own) { /* a lone stone: its own group, no win */
         hav_marks(d, s)[c] = d->mark_of[c];
         return 0;
     }
-    uint8_t kind = hav_join(d, hav_parent(s), hav_marks(d, s), c, own);
+    uint8_t kind = hav_join(d, cg_parent(s, sizeof(hav_state)), hav_marks(d, s), c, own);
     if (!(kind & HAV_RING) && hav_blob(d, colour, me, s->occ[r], c, own)) kind |= HAV_RING;
     return kind;
 }
@@ -288,14 +228,11 @@ static inline bool hav_finish(const hav_data *d, hav_state *s, uint32_t r, uint8
 static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
     const hav_data *d = g->data;
     hav_state *s = state;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
-    uint32_t r = (uint32_t)s->head.to_move;
-    miai_move m = moves[r];
-    if (m >= d->cells) return;
+    uint32_t r;
+    miai_move m;
+    if (!cg_play_move(&s->head, moves, d->cells, &r, &m)) return;
     uint8_t kind = hav_stone(d, s, NULL, r, m, hav_own_dirs(d, NULL, 0, s->occ[r], m));
-    miai_zxor(&s->head, hav_zstone(d, r, m));
-    miai_zxor(&s->head, hav_zside(d));
-    s->head.ply++;
+    cg_count_move(&s->head, d->zobrist, HAV_MAX_CELLS, r, m);
     hav_finish(d, s, r, kind);
 }
 
@@ -313,24 +250,17 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
     uint8_t colour[HAV_MAX_CELLS + 1];
     uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
-    uint32_t r = (uint32_t)s->head.to_move;
-    uint32_t n_empty = hav_legal(g, s, r, empty);
-    memset(colour, 0, sizeof colour);
-    for (uint32_t role = 0; role < 2; role++)
-        for (uint32_t w = 0; w < HAV_WORDS; w++)
-            for (uint64_t b = s->occ[role][w] & d->board[w]; b; b &= b - 1)
-                colour[w * 64 + (uint32_t)__builtin_ctzll(b)] = (uint8_t)(role + 1);
+    uint32_t r;
+    uint32_t n_empty = cg_playout_begin(&s->head, g->facts.max_plies, d->board, s->occ[0],
+                                        s->occ[1], HAV_WORDS, empty, colour, sizeof colour, &r);
+    if (!n_empty) return 0;
     /* Locals stay in registers across the stores into the state and colour[]. */
     miai_rng rn = *rng;
     uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = hav_zside(d);
+    const miai_zkey side = cg_zside(d->zobrist, HAV_MAX_CELLS);
     uint32_t ply = s->head.ply, max_plies = g->facts.max_plies, cells = d->cells;
     uint8_t kind = 0;
-    if (ply >= max_plies || !n_empty) return 0;
-    uint32_t i = miai_rng_below(&rn, n_empty);
-    miai_move m = empty[i];
-    empty[i] = empty[--n_empty];
+    miai_move m = cg_draw(&rn, empty, &n_empty);
     uint32_t own = hav_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
     for (;;) {
         if (trace && tl < trace_cap) trace[tl++] = m;
@@ -339,17 +269,11 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
          * move's joins (another role's groups), so the processor can fetch them while
          * this move's branches resolve.  One draw too many at the end of a game only
          * advances the stream. */
-        miai_move next = 0;
-        uint32_t next_own = 0;
         bool more = n_empty > 0;
-        if (more) {
-            i = miai_rng_below(&rn, n_empty);
-            next = empty[i];
-            empty[i] = empty[--n_empty];
-            next_own = hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next);
-        }
+        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
+        uint32_t next_own = more ? hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
         kind = hav_stone(d, s, colour, r, m, own);
-        miai_zxor2(&k1, &k2, hav_zstone(d, r, m));
+        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HAV_MAX_CELLS, r, m));
         miai_zxor2(&k1, &k2, side);
         ply++;
         if (kind || ply == cells || ply >= max_plies || !more) break;
@@ -357,10 +281,7 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
         own = next_own;
         r ^= 1;
     }
-    *rng = rn;
-    s->head.key = k1;
-    s->head.key2 = k2;
-    s->head.ply = ply;
+    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
     hav_finish(d, s, r, kind);
     if (trace_len) *trace_len = tl;
     return plies;
@@ -368,23 +289,13 @@ static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
 
 static void hav_rewards(const miai_game *g, const void *state, double *out) {
     (void)g;
-    const hav_state *s = state;
-    out[0] = s->winner == 0 ? 1.0 : s->winner == 1 ? 0.0 : 0.5;
-    out[1] = 1.0 - out[0];
+    cg_rewards(((const hav_state *)state)->winner, out);
 }
 
 static void hav_key_full(const miai_game *g, const void *state, uint64_t *k1, uint64_t *k2) {
     const hav_data *d = g->data;
     const hav_state *s = state;
-    *k1 = *k2 = 0;
-    uint32_t stones = 0;
-    for (uint32_t r = 0; r < 2; r++)
-        for (uint32_t i = 0; i < d->cells; i++)
-            if (hav_has(s->occ[r], i)) {
-                miai_zxor2(k1, k2, hav_zstone(d, r, i));
-                stones++;
-            }
-    if (stones & 1) miai_zxor2(k1, k2, hav_zside(d));
+    cg_key_full(s->occ[0], s->occ[1], d->cells, d->zobrist, HAV_MAX_CELLS, k1, k2);
 }
 
 static int hav_move_to_text(const miai_game *g, uint32_t role, miai_move m, char *buf,
@@ -437,7 +348,7 @@ static void hav_render(const miai_game *g, const void *state, char *buf, size_t 
         HAV_PUT("%*s%2d ", first_col, "", y + 1);
         for (int x = x0; x <= x1; x++) {
             uint32_t i = (uint32_t)d->id_at[y][x];
-            char ch = hav_has(s->occ[0], i) ? 'X' : hav_has(s->occ[1], i) ? 'O' : '.';
+            char ch = cg_has(s->occ[0], i) ? 'X' : cg_has(s->occ[1], i) ? 'O' : '.';
             HAV_PUT("%c%s", ch, x < x1 ? " " : "");
         }
         if (y < m) HAV_PUT(" %c", (char)('a' + b + y));
@@ -464,18 +375,18 @@ static uint8_t hav_kinds_from_scratch(const hav_data *d, const hav_state *s, uin
     uint16_t stack[HAV_MAX_CELLS];
     uint64_t seen[HAV_WORDS] = {0};
     for (uint32_t i = 0; i < d->cells; i++) {
-        if (!hav_has(s->occ[r], i) || hav_has(seen, i)) continue;
+        if (!cg_has(s->occ[r], i) || cg_has(seen, i)) continue;
         uint32_t top = 0;
         uint16_t m = 0;
         stack[top++] = (uint16_t)i;
-        hav_set(seen, i);
+        cg_set(seen, i);
         while (top) {
             uint32_t x = stack[--top];
             m |= d->mark_of[x];
             for (int k = 0; k < 6; k++) {
                 int32_t q = d->nb[x][k];
-                if (!hav_own(s, r, q) || hav_has(seen, (uint32_t)q)) continue;
-                hav_set(seen, (uint32_t)q);
+                if (!hav_own(s, r, q) || cg_has(seen, (uint32_t)q)) continue;
+                cg_set(seen, (uint32_t)q);
                 stack[top++] = (uint16_t)q;
             }
         }
@@ -485,21 +396,21 @@ static uint8_t hav_kinds_from_scratch(const hav_data *d, const hav_state *s, uin
     uint64_t out[HAV_WORDS] = {0};
     uint32_t top = 0;
     for (uint32_t i = 0; i < d->cells; i++)
-        if (d->rim[i] && !hav_has(s->occ[r], i)) {
-            hav_set(out, i);
+        if (d->rim[i] && !cg_has(s->occ[r], i)) {
+            cg_set(out, i);
             stack[top++] = (uint16_t)i;
         }
     while (top) {
         uint32_t x = stack[--top];
         for (int k = 0; k < 6; k++) {
             int32_t q = d->nb[x][k];
-            if (q < 0 || hav_own(s, r, q) || hav_has(out, (uint32_t)q)) continue;
-            hav_set(out, (uint32_t)q);
+            if (q < 0 || hav_own(s, r, q) || cg_has(out, (uint32_t)q)) continue;
+            cg_set(out, (uint32_t)q);
             stack[top++] = (uint16_t)q;
         }
     }
     for (uint32_t i = 0; i < d->cells; i++) {
-        if (!hav_has(s->occ[r], i) && !hav_has(out, i)) kind |= HAV_RING;
+        if (!cg_has(s->occ[r], i) && !cg_has(out, i)) kind |= HAV_RING;
         if (hav_surrounded(d, s, r, i)) kind |= HAV_RING;
     }
     return kind;
@@ -509,38 +420,16 @@ static uint8_t hav_kinds_from_scratch(const hav_data *d, const hav_state *s, uin
 static int hav_check(const miai_game *g, const void *state) {
     const hav_data *d = g->data;
     const hav_state *s = state;
-    const uint16_t *parent = hav_cparent(s);
+    const uint16_t *parent = cg_cparent(s, sizeof(hav_state));
     const uint16_t *marks = hav_cmarks(d, s);
-    uint32_t stones[2] = {0, 0};
-    for (uint32_t w = 0; w < HAV_WORDS; w++) {
-        if (s->occ[0][w] & s->occ[1][w]) return MIAI_ECORRUPT;
-        if ((s->occ[0][w] | s->occ[1][w]) & ~d->board[w]) return MIAI_ECORRUPT;
-        stones[0] += (uint32_t)__builtin_popcountll(s->occ[0][w]);
-        stones[1] += (uint32_t)__builtin_popcountll(s->occ[1][w]);
-    }
-    if (s->head.ply != stones[0] + stones[1]) return MIAI_ECORRUPT;
-    if (stones[0] != stones[1] && stones[0] != stones[1] + 1) return MIAI_ECORRUPT;
+    if (!cg_check_stones(s->occ[0], s->occ[1], d->board, HAV_WORDS, s->head.ply))
+        return MIAI_ECORRUPT;
     uint16_t root[HAV_MAX_CELLS], comp[HAV_MAX_CELLS], stack[HAV_MAX_CELLS];
-    for (uint32_t i = 0; i < d->cells; i++) {
-        int owner = hav_has(s->occ[0], i) ? 0 : hav_has(s->occ[1], i) ? 1 : -1;
-        if (parent[i] >= d->cells) return MIAI_ECORRUPT;
-        if (owner < 0) {
-            if (parent[i] != i) return MIAI_ECORRUPT;
-            root[i] = (uint16_t)i;
-            continue;
-        }
-        uint32_t x = i, steps = 0;
-        while (parent[x] != x && steps++ <= d->cells) {
-            x = parent[x];
-            if (x >= d->cells || !hav_has(s->occ[owner], x)) return MIAI_ECORRUPT;
-        }
-        if (parent[x] != x) return MIAI_ECORRUPT;
-        root[i] = (uint16_t)x;
-    }
+    if (!cg_check_roots(parent, s->occ[0], s->occ[1], d->cells, root)) return MIAI_ECORRUPT;
     const uint16_t unseen = UINT16_MAX;
     for (uint32_t i = 0; i < d->cells; i++) comp[i] = unseen;
     for (uint32_t i = 0; i < d->cells; i++) {
-        int owner = hav_has(s->occ[0], i) ? 0 : hav_has(s->occ[1], i) ? 1 : -1;
+        int owner = cg_has(s->occ[0], i) ? 0 : cg_has(s->occ[1], i) ? 1 : -1;
         if (owner < 0 || comp[i] != unseen) continue;
         if (comp[root[i]] != unseen) return MIAI_ECORRUPT;
         uint32_t top = 0;
@@ -618,7 +507,7 @@ static int hav_create(const double *params, miai_game *g) {
             d->x[n] = (uint8_t)x;
             d->y[n] = (uint8_t)y;
             d->mark_of[n] = hav_mark(x, y, m);
-            hav_set(d->board, n);
+            cg_set(d->board, n);
             n++;
         }
     d->cells = n;

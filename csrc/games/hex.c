@@ -29,20 +29,14 @@
 
 #include "../core/game.h"
 #include "../core/zobrist.h"
+#include "cellgroups.h"
 
 #define HEX_MAX_SIZE 19
 #define HEX_MAX_CELLS (HEX_MAX_SIZE * HEX_MAX_SIZE)
 #define HEX_WORDS ((HEX_MAX_CELLS + 63) / 64)
 #define HEX_NONE 2 /* no winner yet */
 #define HEX_BOTH_EDGES 3
-#define HEX_DIRS 0x3fu        /* a set of the six directions */
 #define HEX_OFF HEX_MAX_CELLS /* nbs[] entry off the board */
-/* Inlined into each caller, so the playout's copy is specialised. */
-#if defined(__GNUC__)
-#define HEX_INLINE static inline __attribute__((always_inline))
-#else
-#define HEX_INLINE static inline
-#endif
 
 typedef struct {
     miai_head head;
@@ -66,41 +60,15 @@ typedef struct {
     miai_zkey zobrist[2 * HEX_MAX_CELLS + 1];
 } hex_data;
 
-static inline miai_zkey hex_zstone(const hex_data *d, uint32_t role, uint32_t cell) {
-    return d->zobrist[role * HEX_MAX_CELLS + cell];
-}
-static inline miai_zkey hex_zside(const hex_data *d) { return d->zobrist[2 * HEX_MAX_CELLS]; }
-
-static uint16_t *hex_parent(void *s) { return (uint16_t *)((uint8_t *)s + sizeof(hex_state)); }
-static const uint16_t *hex_cparent(const void *s) {
-    return (const uint16_t *)((const uint8_t *)s + sizeof(hex_state));
-}
 static uint8_t *hex_edges(const hex_data *d, void *s) { return (uint8_t *)s + d->edges_off; }
 static const uint8_t *hex_cedges(const hex_data *d, const void *s) {
     return (const uint8_t *)s + d->edges_off;
 }
 
-static inline bool hex_has(const uint64_t *bb, uint32_t i) { return bb[i >> 6] >> (i & 63) & 1; }
-
-/* Root of x with path halving (mutates the forest).  Path halving also ends on a
- * cycle, and ids past the board stop the walk: a state corrupted by its owner gives
- * wrong answers, never an out-of-bounds access or an endless loop. */
-static uint32_t hex_find(uint16_t *parent, uint32_t x, uint32_t cells) {
-    for (;;) {
-        uint32_t p = parent[x];
-        if (p == x || p >= cells) return x;
-        uint32_t gp = parent[p];
-        if (gp >= cells) return p;
-        parent[x] = (uint16_t)gp;
-        x = gp;
-    }
-}
-
 static void hex_init(const miai_game *g, void *state) {
     const hex_data *d = g->data;
     hex_state *s = state;
-    uint16_t *parent = hex_parent(s);
-    for (uint32_t i = 0; i < d->cells; i++) parent[i] = (uint16_t)i;
+    cg_forest_init(cg_parent(s, sizeof(hex_state)), d->cells);
     s->winner = HEX_NONE;
     s->head.to_move = 0;
 }
@@ -110,36 +78,15 @@ static uint32_t hex_legal(const miai_game *g, const void *state, uint32_t role,
     const hex_data *d = g->data;
     const hex_state *s = state;
     if ((int32_t)role != s->head.to_move) return 0;
-    uint32_t n = 0;
-    for (uint32_t w = 0; w < HEX_WORDS; w++) {
-        uint64_t empty = d->board[w] & ~(s->occ[0][w] | s->occ[1][w]);
-        while (empty) {
-            out[n++] = w * 64 + (uint32_t)__builtin_ctzll(empty);
-            empty &= empty - 1;
-        }
-    }
-    return n;
+    return cg_empties(d->board, s->occ[0], s->occ[1], HEX_WORDS, out);
 }
 
-/* A cell's owner comes from one of two places: a byte per cell (the playout's colour[],
- * 0 empty, 1 + role) when colour is not NULL, else the state's bitboard occ of the
- * mover.  HEX_OFF is never own: colour[HEX_OFF] stays 0, and the bitboard is not read
- * there (a state corrupted by its owner could have that bit set, and a find from
- * HEX_OFF would leave the forest). */
-static inline bool hex_is(const uint8_t *colour, uint8_t me, const uint64_t *occ, uint32_t q) {
-    return colour ? colour[q] == me : q != HEX_OFF && hex_has(occ, q);
-}
-
-/* The directions k (bit k) in which c has an own neighbour. */
-static inline uint32_t hex_own_dirs(const hex_data *d, const uint8_t *colour, uint8_t me,
-                                    const uint64_t *occ, uint32_t c) {
-    const uint16_t *nb = d->nbs[c];
-    uint32_t own = (uint32_t)hex_is(colour, me, occ, nb[0]);
-    own |= (uint32_t)hex_is(colour, me, occ, nb[1]) << 1;
-    own |= (uint32_t)hex_is(colour, me, occ, nb[2]) << 2;
-    own |= (uint32_t)hex_is(colour, me, occ, nb[3]) << 3;
-    own |= (uint32_t)hex_is(colour, me, occ, nb[4]) << 4;
-    return own | (uint32_t)hex_is(colour, me, occ, nb[5]) << 5;
+/* The directions k (bit k) in which c has an own neighbour: from colour[] (the
+ * playout's byte per cell, 0 empty, 1 + role) when not NULL, else from the bitboard occ
+ * of the mover (see cg_is). */
+CG_INLINE uint32_t hex_own_dirs(const hex_data *d, const uint8_t *colour, uint8_t me,
+                                const uint64_t *occ, uint32_t c) {
+    return cg_own_dirs(d->nbs[c], colour, me, occ, HEX_OFF);
 }
 
 /* Stone of role r on empty cell c whose own neighbours lie in directions `own`: its
@@ -148,27 +95,21 @@ static inline uint32_t hex_own_dirs(const hex_data *d, const uint8_t *colour, ui
  * under the first arc's root, every other arc's root under that one.  The one
  * implementation of a move for play and the playout, so both leave the same state.
  * Returns true if the stone's group now joins the role's two edges. */
-HEX_INLINE bool hex_stone(const hex_data *d, hex_state *s, uint32_t r, uint32_t c,
+CG_INLINE bool hex_stone(const hex_data *d, hex_state *s, uint32_t r, uint32_t c,
                           uint32_t own) {
-    uint16_t *parent = hex_parent(s);
+    uint16_t *parent = cg_parent(s, sizeof(hex_state));
     uint8_t *edges = hex_edges(d, s);
     s->occ[r][c >> 6] |= 1ULL << (c & 63);
-    uint32_t starts = own & ~(((own << 1) | (own >> 5)) & HEX_DIRS); /* first of each arc */
-    if (own == HEX_DIRS) starts = 1;                                    /* one arc all round */
+    uint32_t starts = cg_arc_starts(own);
     uint32_t root = c;
     uint8_t e = d->edge_of[r][c];
     while (starts) {
         uint32_t k = (uint32_t)__builtin_ctz(starts);
         starts &= starts - 1;
-        uint32_t qr = hex_find(parent, d->nbs[c][k], d->cells);
+        uint32_t qr = cg_find(parent, d->nbs[c][k], d->cells);
         if (qr == root) continue;
         e |= edges[qr];
-        if (root == c) {
-            parent[c] = (uint16_t)qr;
-            root = qr;
-        } else {
-            parent[qr] = (uint16_t)root;
-        }
+        cg_hang(parent, &root, c, qr);
     }
     edges[root] = e;
     return e == HEX_BOTH_EDGES;
@@ -187,14 +128,11 @@ static inline void hex_finish(hex_state *s, uint32_t r, bool won) {
 static void hex_play(const miai_game *g, void *state, const miai_move *moves) {
     const hex_data *d = g->data;
     hex_state *s = state;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return; /* corrupted by its owner */
-    uint32_t r = (uint32_t)s->head.to_move;
-    miai_move m = moves[r];
-    if (m >= d->cells) return;
+    uint32_t r;
+    miai_move m;
+    if (!cg_play_move(&s->head, moves, d->cells, &r, &m)) return;
     bool won = hex_stone(d, s, r, m, hex_own_dirs(d, NULL, 0, s->occ[r], m));
-    miai_zxor(&s->head, hex_zstone(d, r, m));
-    miai_zxor(&s->head, hex_zside(d));
-    s->head.ply++;
+    cg_count_move(&s->head, d->zobrist, HEX_MAX_CELLS, r, m);
     hex_finish(s, r, won);
 }
 
@@ -251,16 +189,10 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
     uint8_t colour[HEX_MAX_CELLS + 1];
     uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    if (s->head.to_move != 0 && s->head.to_move != 1) return 0; /* over (or corrupted) */
-    uint32_t r = (uint32_t)s->head.to_move;
-    uint32_t n_empty = hex_legal(g, s, r, empty);
-    uint32_t ply = s->head.ply, max_plies = g->facts.max_plies;
-    if (ply >= max_plies || !n_empty) return 0;
-    memset(colour, 0, sizeof colour);
-    for (uint32_t role = 0; role < 2; role++)
-        for (uint32_t w = 0; w < HEX_WORDS; w++)
-            for (uint64_t b = s->occ[role][w] & d->board[w]; b; b &= b - 1)
-                colour[w * 64 + (uint32_t)__builtin_ctzll(b)] = (uint8_t)(role + 1);
+    uint32_t r, ply = s->head.ply, max_plies = g->facts.max_plies;
+    uint32_t n_empty = cg_playout_begin(&s->head, max_plies, d->board, s->occ[0], s->occ[1],
+                                        HEX_WORDS, empty, colour, sizeof colour, &r);
+    if (!n_empty) return 0;
     miai_rng rn = *rng; /* locals stay in registers across the stores into the state */
     if (!trace) {
         if (n_empty > max_plies - ply) n_empty = max_plies - ply; /* only if corrupted */
@@ -276,11 +208,9 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
         return n_empty;
     }
     uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = hex_zside(d);
+    const miai_zkey side = cg_zside(d->zobrist, HEX_MAX_CELLS);
     bool won = false;
-    uint32_t i = miai_rng_below(&rn, n_empty);
-    miai_move m = empty[i];
-    empty[i] = empty[--n_empty];
+    miai_move m = cg_draw(&rn, empty, &n_empty);
     uint32_t own = hex_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
     for (;;) {
         if (tl < trace_cap) trace[tl++] = m;
@@ -289,18 +219,12 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
          * move's joins (the other role's groups), so the processor can fetch them while
          * this move's branches resolve.  One draw too many at the end only advances the
          * stream. */
-        miai_move next = 0;
-        uint32_t next_own = 0;
         bool more = n_empty > 0;
-        if (more) {
-            i = miai_rng_below(&rn, n_empty);
-            next = empty[i];
-            empty[i] = empty[--n_empty];
-            next_own = hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next);
-        }
+        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
+        uint32_t next_own = more ? hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
         colour[m] = (uint8_t)(r + 1);
         won = hex_stone(d, s, r, m, own);
-        miai_zxor2(&k1, &k2, hex_zstone(d, r, m));
+        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HEX_MAX_CELLS, r, m));
         miai_zxor2(&k1, &k2, side);
         ply++;
         if (won || ply >= max_plies || !more) break;
@@ -308,10 +232,7 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
         own = next_own;
         r ^= 1;
     }
-    *rng = rn;
-    s->head.key = k1;
-    s->head.key2 = k2;
-    s->head.ply = ply;
+    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
     hex_finish(s, r, won);
     if (trace_len) *trace_len = tl;
     return plies;
@@ -319,23 +240,13 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
 
 static void hex_rewards(const miai_game *g, const void *state, double *out) {
     (void)g;
-    const hex_state *s = state;
-    out[0] = s->winner == 0 ? 1.0 : s->winner == 1 ? 0.0 : 0.5;
-    out[1] = 1.0 - out[0];
+    cg_rewards(((const hex_state *)state)->winner, out);
 }
 
 static void hex_key_full(const miai_game *g, const void *state, uint64_t *k1, uint64_t *k2) {
     const hex_data *d = g->data;
     const hex_state *s = state;
-    *k1 = *k2 = 0;
-    uint32_t stones = 0;
-    for (uint32_t r = 0; r < 2; r++)
-        for (uint32_t i = 0; i < d->cells; i++)
-            if (hex_has(s->occ[r], i)) {
-                miai_zxor2(k1, k2, hex_zstone(d, r, i));
-                stones++;
-            }
-    if (stones & 1) miai_zxor2(k1, k2, hex_zside(d));
+    cg_key_full(s->occ[0], s->occ[1], d->cells, d->zobrist, HEX_MAX_CELLS, k1, k2);
 }
 
 static int hex_move_to_text(const miai_game *g, uint32_t role, miai_move m, char *buf,
@@ -387,7 +298,7 @@ static void hex_render_into(const hex_data *d, const hex_state *s, char *buf, si
         HEX_PUT("%*s%2u ", (int)r, "", (unsigned)(r + 1));
         for (uint32_t c = 0; c < d->n; c++) {
             uint32_t i = r * d->n + c;
-            char ch = hex_has(s->occ[0], i) ? 'x' : hex_has(s->occ[1], i) ? 'o' : '.';
+            char ch = cg_has(s->occ[0], i) ? 'x' : cg_has(s->occ[1], i) ? 'o' : '.';
             HEX_PUT(" %c", ch);
         }
         HEX_PUT("\n");
@@ -409,41 +320,18 @@ static void hex_render(const miai_game *g, const void *state, char *buf, size_t 
 static int hex_check(const miai_game *g, const void *state) {
     const hex_data *d = g->data;
     const hex_state *s = state;
-    const uint16_t *parent = hex_cparent(s);
+    const uint16_t *parent = cg_cparent(s, sizeof(hex_state));
     const uint8_t *edges = hex_cedges(d, s);
-    uint32_t stones[2] = {0, 0};
-    for (uint32_t w = 0; w < HEX_WORDS; w++) {
-        if (s->occ[0][w] & s->occ[1][w]) return MIAI_ECORRUPT;
-        if ((s->occ[0][w] | s->occ[1][w]) & ~d->board[w]) return MIAI_ECORRUPT;
-        stones[0] += (uint32_t)__builtin_popcountll(s->occ[0][w]);
-        stones[1] += (uint32_t)__builtin_popcountll(s->occ[1][w]);
-    }
-    if (s->head.ply != stones[0] + stones[1]) return MIAI_ECORRUPT;
-    if (stones[0] != stones[1] && stones[0] != stones[1] + 1) return MIAI_ECORRUPT;
-    /* Roots by walking parents (bounded, so a cycle is caught, not looped on). */
+    if (!cg_check_stones(s->occ[0], s->occ[1], d->board, HEX_WORDS, s->head.ply))
+        return MIAI_ECORRUPT;
     uint16_t root[HEX_MAX_CELLS], comp[HEX_MAX_CELLS], stack[HEX_MAX_CELLS];
-    for (uint32_t i = 0; i < d->cells; i++) {
-        int owner = hex_has(s->occ[0], i) ? 0 : hex_has(s->occ[1], i) ? 1 : -1;
-        if (parent[i] >= d->cells) return MIAI_ECORRUPT;
-        if (owner < 0) {
-            if (parent[i] != i) return MIAI_ECORRUPT;
-            root[i] = (uint16_t)i;
-            continue;
-        }
-        uint32_t x = i, steps = 0;
-        while (parent[x] != x && steps++ <= d->cells) {
-            x = parent[x];
-            if (x >= d->cells || !hex_has(s->occ[owner], x)) return MIAI_ECORRUPT;
-        }
-        if (parent[x] != x) return MIAI_ECORRUPT;
-        root[i] = (uint16_t)x;
-    }
+    if (!cg_check_roots(parent, s->occ[0], s->occ[1], d->cells, root)) return MIAI_ECORRUPT;
     /* Flood fill the groups: one root per group, distinct roots for distinct groups. */
     const uint16_t unseen = UINT16_MAX;
     for (uint32_t i = 0; i < d->cells; i++) comp[i] = unseen;
     bool won[2] = {false, false};
     for (uint32_t i = 0; i < d->cells; i++) {
-        int owner = hex_has(s->occ[0], i) ? 0 : hex_has(s->occ[1], i) ? 1 : -1;
+        int owner = cg_has(s->occ[0], i) ? 0 : cg_has(s->occ[1], i) ? 1 : -1;
         if (owner < 0 || comp[i] != unseen) continue;
         if (comp[root[i]] != unseen) return MIAI_ECORRUPT; /* root shared with a group */
         uint32_t top = 0;
@@ -456,7 +344,7 @@ static int hex_check(const miai_game *g, const void *state) {
             e |= d->edge_of[owner][x];
             for (int k = 0; k < 6; k++) {
                 int32_t q = d->nb[x][k];
-                if (q < 0 || comp[q] != unseen || !hex_has(s->occ[owner], (uint32_t)q))
+                if (q < 0 || comp[q] != unseen || !cg_has(s->occ[owner], (uint32_t)q))
                     continue;
                 comp[q] = (uint16_t)i;
                 stack[top++] = (uint16_t)q;

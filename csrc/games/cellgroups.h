@@ -1,0 +1,265 @@
+/* cellgroups.h -- the cell-group machinery shared by the connection games (Hex, Havannah).
+ *
+ * Contract.  A board of `cells` cells (cells <= UINT16_MAX) numbered 0..cells-1, each with
+ * six neighbours in circular order, given as `nbs[6]` with an id `off` (>= cells) standing
+ * for "off the board".  The caller owns all memory; nothing here allocates or keeps state
+ * between calls, so any number of games may run at once.  Stones of the two roles are
+ * bitboards (bit = cell id, `words` uint64_t words each, `board` = the cells of this
+ * size).  Groups live in a union-find forest `parent[cells]` (uint16_t) kept inside the
+ * game's state; whatever a game records per group (edge or corner bits) sits at the root
+ * and is the game's own business.  Two roles, role 0 moving first; Zobrist keys laid out
+ * as keys[role * stride + cell] plus a side key keys[2 * stride].  Besides the forest,
+ * the header holds the pieces of the play and playout ops that such games share (the
+ * mover's move, key updates, the playout's empties and byte-per-cell board, the draw of
+ * a uniformly random empty cell), so the games that use them draw the same random
+ * streams and leave the same states.
+ *
+ * Safety: cg_find and cg_check_roots stay inside [0, cells) and stop on cycles, so a
+ * forest corrupted by its owner gives wrong answers, never an out-of-bounds access or an
+ * endless loop.  Callers must pass a cell id < cells to cg_find.
+ */
+#ifndef MIAI_CELLGROUPS_H
+#define MIAI_CELLGROUPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../core/game.h"
+#include "../core/rng.h"
+#include "../core/zobrist.h"
+
+/* Forced inline where a caller's copy must be specialised (the playouts' colour[]). */
+#if defined(__GNUC__)
+#define CG_INLINE static inline __attribute__((always_inline))
+#else
+#define CG_INLINE static inline
+#endif
+
+#define CG_DIRS 0x3fu /* a set of the six directions */
+
+static inline bool cg_has(const uint64_t *bb, uint32_t i) { return bb[i >> 6] >> (i & 63) & 1; }
+static inline void cg_set(uint64_t *bb, uint32_t i) { bb[i >> 6] |= 1ULL << (i & 63); }
+
+/* The forest parent[cells] sits right after the game's fixed-size state struct of
+ * `fixed` bytes. */
+static inline uint16_t *cg_parent(void *s, size_t fixed) {
+    return (uint16_t *)((uint8_t *)s + fixed);
+}
+static inline const uint16_t *cg_cparent(const void *s, size_t fixed) {
+    return (const uint16_t *)((const uint8_t *)s + fixed);
+}
+
+/* Zobrist keys laid out as keys[role * stride + cell] for a stone, keys[2 * stride]
+ * xored in when role 1 is to move. */
+static inline miai_zkey cg_zstone(const miai_zkey *keys, uint32_t stride, uint32_t role,
+                                  uint32_t cell) {
+    return keys[role * stride + cell];
+}
+static inline miai_zkey cg_zside(const miai_zkey *keys, uint32_t stride) {
+    return keys[2 * stride];
+}
+
+/* The mover and its move for a play op: false (play nothing) when no single role is to
+ * move (a state corrupted by its owner) or the move is off the board. */
+static inline bool cg_play_move(const miai_head *h, const miai_move *moves, uint32_t cells,
+                                uint32_t *r, miai_move *m) {
+    if (h->to_move != 0 && h->to_move != 1) return false;
+    *r = (uint32_t)h->to_move;
+    *m = moves[*r];
+    return *m < cells;
+}
+
+/* Role r's stone on cell m in the keys, and the ply counted. */
+static inline void cg_count_move(miai_head *h, const miai_zkey *keys, uint32_t stride,
+                                 uint32_t r, uint32_t m) {
+    miai_zxor(h, cg_zstone(keys, stride, r, m));
+    miai_zxor(h, cg_zside(keys, stride));
+    h->ply++;
+}
+
+/* Rewards of a two-role win/loss game: winner 1, loser 0; any other `winner` value (no
+ * winner) gives 0.5 each. */
+static inline void cg_rewards(uint8_t winner, double *out) {
+    out[0] = winner == 0 ? 1.0 : winner == 1 ? 0.0 : 0.5;
+    out[1] = 1.0 - out[0];
+}
+
+/* Every cell its own group. */
+static inline void cg_forest_init(uint16_t *parent, uint32_t cells) {
+    for (uint32_t i = 0; i < cells; i++) parent[i] = (uint16_t)i;
+}
+
+/* Root of x with path halving (mutates the forest).  Path halving also ends on a
+ * cycle, and ids past the board stop the walk. */
+static inline uint32_t cg_find(uint16_t *parent, uint32_t x, uint32_t cells) {
+    for (;;) {
+        uint32_t p = parent[x];
+        if (p == x || p >= cells) return x;
+        uint32_t gp = parent[p];
+        if (gp >= cells) return p;
+        parent[x] = (uint16_t)gp;
+        x = gp;
+    }
+}
+
+/* The empty cells of the board in ascending order into out; returns their number. */
+static inline uint32_t cg_empties(const uint64_t *board, const uint64_t *occ0,
+                                  const uint64_t *occ1, uint32_t words, uint32_t *out) {
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < words; w++) {
+        uint64_t empty = board[w] & ~(occ0[w] | occ1[w]);
+        while (empty) {
+            out[n++] = w * 64 + (uint32_t)__builtin_ctzll(empty);
+            empty &= empty - 1;
+        }
+    }
+    return n;
+}
+
+/* A byte per cell from the bitboards: 0 empty, 1 + role.  colour must hold `len` bytes
+ * (every cell and the off-board id, which stays 0). */
+static inline void cg_colour_fill(uint8_t *colour, size_t len, const uint64_t *board,
+                                  const uint64_t *occ0, const uint64_t *occ1,
+                                  uint32_t words) {
+    memset(colour, 0, len);
+    for (uint32_t w = 0; w < words; w++) {
+        for (uint64_t b = occ0[w] & board[w]; b; b &= b - 1)
+            colour[w * 64 + (uint32_t)__builtin_ctzll(b)] = 1;
+        for (uint64_t b = occ1[w] & board[w]; b; b &= b - 1)
+            colour[w * 64 + (uint32_t)__builtin_ctzll(b)] = 2;
+    }
+}
+
+/* Draw one of the n_empty cells of empty[] uniformly and swap-remove it. */
+static inline uint32_t cg_draw(miai_rng *rng, uint32_t *empty, uint32_t *n_empty) {
+    uint32_t i = miai_rng_below(rng, *n_empty);
+    uint32_t m = empty[i];
+    empty[i] = empty[--*n_empty];
+    return m;
+}
+
+/* The start of a playout op: the mover *r, the empty cells into empty[] and the board
+ * into colour[] (see cg_colour_fill).  Returns the number of empty cells, or 0 when
+ * there is nothing to play: no single role to move (over, or corrupted), the ply limit
+ * max_plies reached, or a full board. */
+static inline uint32_t cg_playout_begin(const miai_head *h, uint32_t max_plies,
+                                        const uint64_t *board, const uint64_t *occ0,
+                                        const uint64_t *occ1, uint32_t words,
+                                        uint32_t *empty, uint8_t *colour, size_t colour_len,
+                                        uint32_t *r) {
+    if (h->to_move != 0 && h->to_move != 1) return 0;
+    *r = (uint32_t)h->to_move;
+    uint32_t n_empty = cg_empties(board, occ0, occ1, words, empty);
+    if (h->ply >= max_plies || !n_empty) return 0;
+    cg_colour_fill(colour, colour_len, board, occ0, occ1, words);
+    return n_empty;
+}
+
+/* The end of a move-by-move playout: the stream, keys and ply kept in locals go back. */
+static inline void cg_playout_end(miai_head *h, miai_rng *rng, const miai_rng *rn,
+                                  uint64_t k1, uint64_t k2, uint32_t ply) {
+    *rng = *rn;
+    h->key = k1;
+    h->key2 = k2;
+    h->ply = ply;
+}
+
+/* Is q own?  The owner comes from a byte per cell (colour[], 0 empty, 1 + role) when
+ * colour is not NULL, else from the mover's bitboard occ.  `off` is never own:
+ * colour[off] stays 0, and the bitboard is not read there (a state corrupted by its
+ * owner could have that bit set, and a find from `off` would leave the forest). */
+CG_INLINE bool cg_is(const uint8_t *colour, uint8_t me, const uint64_t *occ, uint32_t q,
+                     uint32_t off) {
+    return colour ? colour[q] == me : q != off && cg_has(occ, q);
+}
+
+/* The directions k (bit k) in which the cell with neighbours nb[6] has an own neighbour. */
+CG_INLINE uint32_t cg_own_dirs(const uint16_t *nb, const uint8_t *colour, uint8_t me,
+                               const uint64_t *occ, uint32_t off) {
+    uint32_t own = (uint32_t)cg_is(colour, me, occ, nb[0], off);
+    own |= (uint32_t)cg_is(colour, me, occ, nb[1], off) << 1;
+    own |= (uint32_t)cg_is(colour, me, occ, nb[2], off) << 2;
+    own |= (uint32_t)cg_is(colour, me, occ, nb[3], off) << 3;
+    own |= (uint32_t)cg_is(colour, me, occ, nb[4], off) << 4;
+    return own | (uint32_t)cg_is(colour, me, occ, nb[5], off) << 5;
+}
+
+/* Bit k: bit k-1 (mod 6) of a set of directions.  cg_rot_next: bit k+1. */
+static inline uint32_t cg_rot_prev(uint32_t set) { return ((set << 1) | (set >> 5)) & CG_DIRS; }
+static inline uint32_t cg_rot_next(uint32_t set) { return ((set >> 1) | (set << 5)) & CG_DIRS; }
+
+/* The first direction of each arc (maximal circular run) of own directions; one bit
+ * for a full ring of six.  The cells of an arc touch each other, so one find per arc
+ * covers all of a new stone's own neighbours. */
+static inline uint32_t cg_arc_starts(uint32_t own) {
+    return own == CG_DIRS ? 1u : own & ~cg_rot_prev(own);
+}
+
+/* Join the new stone c to the group of root qr (qr != *root): c hangs under the first
+ * arc's root, every later arc's root under that one.  *root starts as c. */
+static inline void cg_hang(uint16_t *parent, uint32_t *root, uint32_t c, uint32_t qr) {
+    if (*root == c) {
+        parent[c] = (uint16_t)qr;
+        *root = qr;
+    } else {
+        parent[qr] = (uint16_t)*root;
+    }
+}
+
+/* Zobrist key from scratch: keys[role * stride + cell] for each stone, and keys[2 * stride]
+ * (the side key) when role 1 is to move, i.e. after an odd number of stones. */
+static inline void cg_key_full(const uint64_t *occ0, const uint64_t *occ1, uint32_t cells,
+                               const miai_zkey *keys, uint32_t stride, uint64_t *k1,
+                               uint64_t *k2) {
+    *k1 = *k2 = 0;
+    uint32_t stones = 0;
+    for (uint32_t r = 0; r < 2; r++)
+        for (uint32_t i = 0; i < cells; i++)
+            if (cg_has(r ? occ1 : occ0, i)) {
+                miai_zxor2(k1, k2, keys[r * stride + i]);
+                stones++;
+            }
+    if (stones & 1) miai_zxor2(k1, k2, keys[2 * stride]);
+}
+
+/* Consistency of the stones: no cell of both roles, none off the board, ply = the
+ * number of stones, role 0 has as many stones as role 1 or one more.  False if not. */
+static inline bool cg_check_stones(const uint64_t *occ0, const uint64_t *occ1,
+                                   const uint64_t *board, uint32_t words, uint32_t ply) {
+    uint32_t stones[2] = {0, 0};
+    for (uint32_t w = 0; w < words; w++) {
+        if (occ0[w] & occ1[w]) return false;
+        if ((occ0[w] | occ1[w]) & ~board[w]) return false;
+        stones[0] += (uint32_t)__builtin_popcountll(occ0[w]);
+        stones[1] += (uint32_t)__builtin_popcountll(occ1[w]);
+    }
+    if (ply != stones[0] + stones[1]) return false;
+    return stones[0] == stones[1] || stones[0] == stones[1] + 1;
+}
+
+/* The root of every cell by walking parents without changing them (bounded, so a cycle
+ * is caught, not looped on) into root[cells]: an empty cell must be its own root, a
+ * stone's walk must stay on its owner's stones.  False if the forest is inconsistent. */
+static inline bool cg_check_roots(const uint16_t *parent, const uint64_t *occ0,
+                                  const uint64_t *occ1, uint32_t cells, uint16_t *root) {
+    for (uint32_t i = 0; i < cells; i++) {
+        const uint64_t *own = cg_has(occ0, i) ? occ0 : cg_has(occ1, i) ? occ1 : NULL;
+        if (parent[i] >= cells) return false;
+        if (!own) {
+            if (parent[i] != i) return false;
+            root[i] = (uint16_t)i;
+            continue;
+        }
+        uint32_t x = i, steps = 0;
+        while (parent[x] != x && steps++ <= cells) {
+            x = parent[x];
+            if (x >= cells || !cg_has(own, x)) return false;
+        }
+        if (parent[x] != x) return false;
+        root[i] = (uint16_t)x;
+    }
+    return true;
+}
+
+#endif
