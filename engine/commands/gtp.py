@@ -15,6 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seconds", type=float, default=None,
                    help="seconds per move when the controller sets no time (default: the "
                         "bot's own budget)")
+    p.add_argument("--ponder", action="store_true",
+                   help="keep searching on the opponent's time (search bots)")
     p.add_argument("--log-level", default="WARNING", help="stderr log level")
     p.set_defaults(run=run)
 
@@ -28,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
         resign_threshold=0.0 if args.no_resign else args.resign,
         gfx=not args.no_gfx,
         default_seconds=args.seconds,
+        ponder=args.ponder,
     )
     if args.bot:
         options.bot_spec = args.bot

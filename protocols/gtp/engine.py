@@ -20,6 +20,7 @@ from typing import Any
 from engine import games
 from engine.errors import IllegalMoveError, MiaiError
 from protocols.gtp import framing
+from protocols.gtp.ponder import Ponderer
 from protocols.gtp.session import COLOUR_NAMES, MAX_SIZE, GoSession, parse_colour
 from protocols.gtp.timecontrol import TimeControl
 
@@ -43,6 +44,7 @@ class GtpOptions:
     resign_min_visits: int = 500
     gfx: bool = True  # gogui-gfx live output on stderr during genmove
     default_seconds: float | None = None  # without time settings: the bot's own budget
+    ponder: bool = False  # search on the opponent's time (search bots)
 
 
 class GtpEngine:
@@ -61,6 +63,7 @@ class GtpEngine:
         self._bot_game: games.Game | None = None
         self.bot_own_seconds: float | None = None  # the spec's seconds, before any clock
         self.quit_requested = False
+        self.ponderer = Ponderer()
         self.commands: dict[str, Callable[[Sequence[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
             "name": lambda a: "miai",
@@ -97,6 +100,7 @@ class GtpEngine:
         command = framing.parse(line)
         if command is None:
             return ""
+        self.ponderer.stop()  # every command sees a search at rest
         handler = self.commands.get(command.name.lower()) if command.name else None
         if handler is None:
             return framing.failure(command.id, "unknown command")
@@ -122,6 +126,7 @@ class GtpEngine:
         return ""
 
     def close(self) -> None:
+        self.ponderer.stop()
         if self._bot is not None and hasattr(self._bot, "close"):
             self._bot.close()
         self._bot = None
@@ -242,6 +247,8 @@ class GtpEngine:
             before = self.session.state.copy()
             self.session.play(role, decision.move)
             self._observe(before, decision.move, role)
+            if self.options.ponder and self._bot is not None and not decision.fallback:
+                self.ponderer.start(self._bot)
         return self.session.vertex(decision.move)
 
     # -- scoring --------------------------------------------------------------
