@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from engine.search.result import MoveStats
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -40,15 +42,8 @@ class Report(Protocol):
     def pv(self) -> Sequence[str]: ...
 
 
-@dataclass(frozen=True)
-class MoveReport:
-    move: int
-    text: str
-    visits: int
-    mean: float
-    ci_low: float
-    ci_high: float
-    pruned: bool = False
+# One root move of a report: the search's own record type (pure Python, no C needed).
+MoveReport = MoveStats
 
 
 @dataclass(frozen=True)
