@@ -193,22 +193,14 @@ void miai_backup_descent(miai_search *s, const miai_path *path, const double *re
     }
 }
 
-uint32_t miai_final_default(const miai_policy *p, const miai_search *s, uint32_t first,
-                            uint32_t count) {
-    const miai_edge *edges = s->dag.edges;
-    bool skip_pruned = false, any_visited = false;
-    for (uint32_t i = first; i < first + count; i++)
-        if (!(edges[i].flags & MIAI_EDGE_PRUNED)) skip_pruned = true;
-    for (uint32_t i = first; i < first + count; i++)
-        if (edges[i].n && !(skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)))
-            any_visited = true;
-    bool by_mean = p->cfg.final_choice == MIAI_FINAL_MEAN && any_visited;
+uint32_t miai_final_among(const miai_edge *edges, uint32_t first, uint32_t count,
+                          uint32_t exclude, bool by_mean, bool skip_unvisited) {
     uint32_t best = MIAI_NIL;
     double best_mean = 0.0;
     for (uint32_t i = first; i < first + count; i++) {
         const miai_edge *e = &edges[i];
-        if (skip_pruned && (e->flags & MIAI_EDGE_PRUNED)) continue;
-        if (by_mean && e->n == 0) continue;
+        if (e->flags & exclude) continue;
+        if (skip_unvisited && e->n == 0) continue;
         double mean = e->n ? e->sum / e->n : 0.0;
         bool better;
         if (best == MIAI_NIL) better = true;
@@ -222,6 +214,20 @@ uint32_t miai_final_default(const miai_policy *p, const miai_search *s, uint32_t
         }
     }
     return best;
+}
+
+uint32_t miai_final_default(const miai_policy *p, const miai_search *s, uint32_t first,
+                            uint32_t count) {
+    const miai_edge *edges = s->dag.edges;
+    bool skip_pruned = false, any_visited = false;
+    for (uint32_t i = first; i < first + count; i++)
+        if (!(edges[i].flags & MIAI_EDGE_PRUNED)) skip_pruned = true;
+    for (uint32_t i = first; i < first + count; i++)
+        if (edges[i].n && !(skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)))
+            any_visited = true;
+    bool by_mean = p->cfg.final_choice == MIAI_FINAL_MEAN && any_visited;
+    return miai_final_among(edges, first, count, skip_pruned ? MIAI_EDGE_PRUNED : 0u, by_mean,
+                            by_mean);
 }
 
 int miai_mcts_init(miai_search *s) {

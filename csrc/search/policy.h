@@ -83,6 +83,11 @@ const miai_policy_ops *miai_policy_for(uint32_t algorithm);
 void miai_backup_descent(miai_search *s, const miai_path *path, const double *rewards);
 /* The configured final rule over edges[first .. first + count), pruned edges skipped
  * unless all are pruned. */
+/* The final choice among edges[first .. first+count) without `exclude` flags: most
+ * visits (ties: higher mean), or with by_mean the highest mean (ties: more visits);
+ * skip_unvisited leaves out edges with n == 0.  MIAI_NIL if none is left. */
+uint32_t miai_final_among(const miai_edge *edges, uint32_t first, uint32_t count,
+                          uint32_t exclude, bool by_mean, bool skip_unvisited);
 uint32_t miai_final_default(const miai_policy *p, const miai_search *s, uint32_t first,
                             uint32_t count);
 

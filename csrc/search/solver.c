@@ -86,23 +86,6 @@ uint32_t miai_solver_final(const miai_policy *p, const miai_search *s, uint32_t 
     if (all_lost) return miai_final_default(p, s, first, count);
     /* The configured rule over the unproven edges: most visits (ties: higher mean)
      * or highest mean (ties: more visits), as miai_final_default. */
-    bool by_mean = p->cfg.final_choice == MIAI_FINAL_MEAN;
-    uint32_t best = MIAI_NIL;
-    double best_mean = 0.0;
-    for (uint32_t i = first; i < first + count; i++) {
-        const miai_edge *e = &edges[i];
-        if (e->flags & MIAI_EDGE_LOSS) continue;
-        double mean = e->n ? e->sum / e->n : 0.0;
-        bool better;
-        if (best == MIAI_NIL) better = true;
-        else if (by_mean)
-            better = mean > best_mean || (mean == best_mean && e->n > edges[best].n);
-        else
-            better = e->n > edges[best].n || (e->n == edges[best].n && mean > best_mean);
-        if (better) {
-            best = i;
-            best_mean = mean;
-        }
-    }
-    return best;
+    return miai_final_among(edges, first, count, MIAI_EDGE_LOSS,
+                            p->cfg.final_choice == MIAI_FINAL_MEAN, false);
 }
