@@ -299,50 +299,6 @@ static void node_sums(ucd_data *u, const miai_dag *d, uint32_t x) {
     u->S[x] = (ucd_sums){.a = a, .b = b, .c = c, .q0 = q0, .mover = mover};
 }
 
-/* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
- * children before parents, by an iterative post-order walk from the root. */
-static void ucd_rebuild(ucd_data *u, miai_search *s) {
-    miai_dag *d = &s->dag;
-    if (!ucd_reserve(u, d)) {
-        u->broken = true;
-        u->recurse = true;
-        return;
-    }
-    for (uint32_t x = 0; x < d->n_nodes; x++) {
-        u->in_head[x] = MIAI_NIL;
-        const miai_node *y = &d->nodes[x];
-        for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) u->origin[i] = x;
-    }
-    for (uint32_t i = 0; i < d->n_edges; i++) d->edges[i].flags &= ~MIAI_EDGE_INLIST;
-    for (uint32_t i = 0; i < d->n_edges; i++) register_edge(u, d, i);
-    uint32_t ep = next_epoch(u), top = 0;
-    if (d->n_nodes) {
-        u->stack[top] = d->root;
-        u->iter[top++] = 0;
-        u->stamp[d->root] = ep;
-    }
-    while (top) {
-        uint32_t x = u->stack[top - 1];
-        const miai_node *y = &d->nodes[x];
-        if (u->iter[top - 1] < y->n_edges) {
-            uint32_t c = d->edges[y->first_edge + u->iter[top - 1]++].child;
-            if (c != MIAI_NIL && u->stamp[c] != ep) {
-                u->stamp[c] = ep;
-                u->stack[top] = c;
-                u->iter[top++] = 0;
-            }
-            continue;
-        }
-        node_sums(u, d, x);
-        top--;
-    }
-    u->init_nodes = d->n_nodes;
-    const miai_node *root = &d->nodes[d->root];
-    u->seen_key = root->key;
-    u->seen_key2 = root->key2;
-    u->seen_iterations = s->root_iterations;
-}
-
 /* Recompute the sums and edge caches of every node reachable from `node` from
  * scratch (children first, an iterative post-order walk): the plain method of
  * update-descent, and the tests' full recomputation.  Stamps keep it finite in a
@@ -367,6 +323,30 @@ static void refresh_below(ucd_data *u, const miai_dag *d, uint32_t node) {
         node_sums(u, d, x);
         top--;
     }
+}
+
+/* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
+ * children before parents (refresh_below from the root). */
+static void ucd_rebuild(ucd_data *u, miai_search *s) {
+    miai_dag *d = &s->dag;
+    if (!ucd_reserve(u, d)) {
+        u->broken = true;
+        u->recurse = true;
+        return;
+    }
+    for (uint32_t x = 0; x < d->n_nodes; x++) {
+        u->in_head[x] = MIAI_NIL;
+        const miai_node *y = &d->nodes[x];
+        for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) u->origin[i] = x;
+    }
+    for (uint32_t i = 0; i < d->n_edges; i++) d->edges[i].flags &= ~MIAI_EDGE_INLIST;
+    for (uint32_t i = 0; i < d->n_edges; i++) register_edge(u, d, i);
+    if (d->n_nodes) refresh_below(u, d, d->root);
+    u->init_nodes = d->n_nodes;
+    const miai_node *root = &d->nodes[d->root];
+    u->seen_key = root->key;
+    u->seen_key2 = root->key2;
+    u->seen_iterations = s->root_iterations;
 }
 
 static void ucd_sync(ucd_data *u, miai_search *s);
