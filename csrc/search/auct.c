@@ -74,17 +74,28 @@ static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t 
     return (double)parent;
 }
 
-static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
-                            uint32_t count, uint32_t role) {
-    (void)role;
+/* What AUCT and DUCT select before any value is computed: plain UCT at a
+ * simultaneous node, a proven win, an unvisited edge; else MIAI_NIL and the mask of
+ * edges to leave out. */
+static uint32_t select_before_values(miai_policy *p, miai_search *s, uint32_t node,
+                                     uint32_t first, uint32_t count, uint32_t *mask) {
     const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
+    *mask = 0;
     if (miai_simultaneous_at(&s->dag, node)) return miai_select_plain(s, p->cfg.c, first, count);
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
-    uint32_t mask = miai_exclusion(edges, first, count, a->solver);
-    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
-    if (fresh != MIAI_NIL) return fresh;
+    *mask = miai_exclusion(edges, first, count, a->solver);
+    return miai_pick_unvisited(edges, first, count, *mask, &s->rng);
+}
+
+static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
+                            uint32_t count, uint32_t role) {
+    (void)role;
+    const miai_edge *edges = s->dag.edges;
+    uint32_t mask;
+    uint32_t early = select_before_values(p, s, node, first, count, &mask);
+    if (early != MIAI_NIL) return early;
     double k = miai_ucb_factor(p->cfg.c, parent_of(edges, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
@@ -146,14 +157,10 @@ static void auct_backup(miai_policy *p, miai_search *s, const miai_path *path,
 static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
     (void)role;
-    const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
-    if (miai_simultaneous_at(&s->dag, node)) return miai_select_plain(s, p->cfg.c, first, count);
-    uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
-    if (win != MIAI_NIL) return win;
-    uint32_t mask = miai_exclusion(edges, first, count, a->solver);
-    uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
-    if (fresh != MIAI_NIL) return fresh;
+    uint32_t mask;
+    uint32_t early = select_before_values(p, s, node, first, count, &mask);
+    if (early != MIAI_NIL) return early;
     double total = 0.0;
     for (uint32_t i = first; i < first + count; i++) total += edges[i].alg_b;
     double k = miai_ucb_factor(p->cfg.c, total);
