@@ -4,7 +4,8 @@ Public C headers are the files named ``*_api.h`` under ``csrc/``; they are read 
 ``ffi.cdef`` with preprocessor lines stripped (``#define NAME <integer>`` constants are
 kept).  Every ``.c`` file under ``csrc/`` except ``csrc/tests/`` is compiled.
 
-``python -m engine._build`` rebuilds the extension in place (developer loop); builds
+``python3 engine/_build.py`` rebuilds the extension in place (developer loop; run it as a
+script: ``python -m engine._build`` would import the package, which needs the extension); builds
 are serialised with a lock file so parallel developers never clobber each other.
 """
 

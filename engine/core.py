@@ -12,7 +12,7 @@ try:
     from engine._core import ffi, lib
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError(
-        "engine._core is not built: run `pip install -e .` (or `python -m engine._build`)"
+        "engine._core is not built: run `pip install -e .` (or `python3 engine/_build.py`)"
     ) from exc
 
 __all__ = ["ffi", "lib", "check", "status_text"]
