@@ -7,6 +7,13 @@ the reply.  Every step that might take long (grounding, pausing the search) runs
 thread and is awaited only until the deadline; a late or failed step falls back to a
 uniformly random legal move, so a move reply is always legal and on time.
 
+Grounding: ``preview`` starts parsing, checking and grounding the rules on a thread
+and keeps the result in a bounded cache (protocols.ggp.grounding_cache) keyed by the
+hash of the normalised rules; a ``start`` with the same rules takes it from there.
+Rules whose grounding is over its bound are played on the reference prover with the
+prover search (protocols.ggp.prover_thinker); ``status()`` and the log say which
+reasoner plays each match and where each move came from.
+
 The bot spec (``--bot``) picks the thinking: any search algorithm of
 ``engine.search`` (``uct``, ``ucd``, ...) ponders continuously on a worker thread
 (protocols.ggp.thinker); a hand-written bot of ``bots`` (``random``, ``mc``) is asked
@@ -20,18 +27,20 @@ import asyncio
 import logging
 import random
 import threading
+from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bots import make_bot, with_budget
 from bots.registry import BOTS, resolve
 from engine.errors import InvalidArgumentError, MiaiError
-from engine.games import State
 from engine.gdl.game import GdlGame
 from engine.gdl.prover_game import ProverGame
 from engine.search import UCT, algorithm_from_spec
 from protocols.ggp import kif
+from protocols.ggp.grounding_cache import GroundingCache, rules_key
+from protocols.ggp.prover_thinker import ProverThinker
 from protocols.ggp.rules import AnyGame, AnyState, apply_joint, legal_texts, load_rules
 from protocols.ggp.thinker import SearchThinker
 
@@ -47,6 +56,9 @@ MIN_THINK = 0.01
 GROUND_SECONDS = 30.0  # least time bound of grounding before the prover is used
 BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
 FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
+BUDGET_POLL = 0.01  # seconds between checks of a per-move iteration budget
+
+Thinker = SearchThinker | ProverThinker
 
 
 @dataclass
@@ -57,6 +69,9 @@ class PlayerConfig:
     max_think: float | None = None  # cap on seconds per move (tests, quick matches)
     ponder: bool = True         # search on the opponents' time and between requests
     seed: int = 0
+    ground_seconds: float | None = None  # grounding time bound (default: from the clocks)
+    ground_atoms: int | None = None      # grounding atom bound (default: the grounder's)
+    prover_iterations: int | None = None  # per-position budget of the prover search
 
 
 @dataclass
@@ -70,24 +85,33 @@ class Match:
     game: AnyGame | None = None
     state: AnyState | None = None
     role: int = -1
-    thinker: SearchThinker | None = None
+    thinker: Thinker | None = None
     loading: asyncio.Future | None = None
     error: str | None = None
     prover: ProverGame | None = None  # legal moves while grounding is not done
     lock: threading.Lock = field(default_factory=threading.Lock)
     moves_answered: int = 0
     fallbacks: int = 0
+    reasoner: str = "grounding"  # then "propnet" or "prover"
+    grounding_cached: bool = False  # the rules came from the preview cache
+    moves_by: Counter = field(default_factory=Counter)  # move source -> count
 
 
 class GgpPlayer:
     def __init__(self, config: PlayerConfig | None = None,
-                 loader: Callable[[str, str, float], AnyGame] = load_rules) -> None:
+                 loader: Callable[[str, str, float], AnyGame] | None = None,
+                 cache: GroundingCache | None = None) -> None:
         self.config = config or PlayerConfig()
-        self._loader = loader  # (rules, name, time limit) -> game; tests slow it down
-        # Rule steps (moves, legal moves) and hand-written bots get their own threads,
-        # so a bot that overruns its budget never delays a reply.
+        # (rules, name, time limit) -> game; tests slow it down
+        self._loader = loader or self._load_rules
+        # Rule steps (moves, legal moves), grounding and hand-written bots get their
+        # own threads, so a bot that overruns its budget never delays a reply and a
+        # preview's grounding never holds up a start's.
         self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
+        self._ground_pool = ThreadPoolExecutor(2, "ggp-ground")
         self._bot_pool = ThreadPoolExecutor(1, "ggp-bot")
+        self.cache = cache or GroundingCache()
+        self.counters: Counter = Counter()  # previews, move sources, over all matches
         self._bot_work: asyncio.Future | None = None
         spec = resolve(PRESETS.get(self.config.bot, self.config.bot))
         self.spec = spec
@@ -105,7 +129,7 @@ class GgpPlayer:
         if isinstance(message, kif.Info):
             return kif.info_reply(self.config.name, "busy" if self.match else "available")
         if isinstance(message, kif.Preview):
-            return "ready"
+            return await self._preview(message, arrival)
         async with self._lock:
             if isinstance(message, kif.Start):
                 return await self._start(message, arrival)
@@ -123,7 +147,59 @@ class GgpPlayer:
     def close(self) -> None:
         self._end()
         self._rules_pool.shutdown(wait=False, cancel_futures=True)
+        self._ground_pool.shutdown(wait=False, cancel_futures=True)
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
+
+    def status(self) -> dict[str, object]:
+        """What the player is doing, for logs, tests and ``GET /status``."""
+        match = self.match
+        out: dict[str, object] = {
+            "name": self.config.name, "bot": str(self.spec),
+            "matches_played": self.matches_played, "counters": dict(self.counters),
+            "grounding_cache": {"entries": len(self.cache), **vars(self.cache.stats)},
+        }
+        if match is not None:
+            thinker = match.thinker
+            out["match"] = {
+                "id": match.match_id, "role": match.role_name, "reasoner": match.reasoner,
+                "grounding_cached": match.grounding_cached, "moves": dict(match.moves_by),
+                "iterations": thinker.iterations() if thinker is not None else 0,
+                "error": match.error}
+        return out
+
+    # -- grounding -------------------------------------------------------------------
+
+    def _load_rules(self, rules: str, name: str, time_limit: float) -> AnyGame:
+        return load_rules(rules, name, time_limit, max_atoms=self.config.ground_atoms)
+
+    def _ground_limit(self, start_clock: int, play_clock: int) -> float:
+        """Seconds grounding may take before the prover is used: the knob, else the
+        larger of GROUND_SECONDS and the start clock plus ten play clocks."""
+        if self.config.ground_seconds is not None:
+            return self.config.ground_seconds
+        return max(GROUND_SECONDS, start_clock + 10 * play_clock)
+
+    def _grounding(self, rules: str, name: str, time_limit: float, *, count: bool
+                   ) -> tuple[Future, bool]:
+        """The future of the loaded rules (from the cache, or grounding now on the
+        grounding threads) and whether the cache had it."""
+        def submit(limit: float) -> Future:
+            return self._ground_pool.submit(self._loader, rules, name, limit)
+
+        return self.cache.get_or_build(rules_key(rules), time_limit, submit, count=count)
+
+    async def _preview(self, msg: kif.Preview, arrival: float) -> str:
+        """Ground the rules for a later start, answering ``ready`` by the preview
+        clock (the grounding goes on after that if it needs to); ``busy`` during a
+        match, as ggp-base players answer."""
+        if self.match is not None:
+            return "busy"
+        future, cached = self._grounding(msg.rules, "ggp-preview",
+                                         self._ground_limit(msg.clock, 0), count=False)
+        self.counters["preview"] += 1
+        log.info("preview: %s", "rules already in the cache" if cached else "grounding")
+        await _wait_until(_watch(future), arrival + msg.clock - self.config.margin)
+        return "ready"
 
     # -- start -----------------------------------------------------------------------
 
@@ -133,17 +209,21 @@ class GgpPlayer:
         match = Match(msg.match_id, msg.role, msg.rules, msg.start_clock, msg.play_clock)
         self.match = match
         loop = asyncio.get_running_loop()
-        match.loading = loop.run_in_executor(None, self._load, match)
+        grounding, match.grounding_cached = self._grounding(
+            msg.rules, f"ggp-{msg.match_id}",
+            self._ground_limit(msg.start_clock, msg.play_clock), count=True)
+        log.info("match %s: %s", match.match_id, "rules from the preview cache"
+                 if match.grounding_cached else "grounding the rules")
+        match.loading = loop.run_in_executor(None, self._load, match, grounding)
         deadline = arrival + msg.start_clock - self.config.margin
         await _wait_until(match.loading, deadline)
         self._pause_pondering(match)
         return "ready"
 
-    def _load(self, match: Match) -> None:
-        """Ground the rules and start thinking (worker thread)."""
+    def _load(self, match: Match, grounding: Future) -> None:
+        """Wait for the grounding and start thinking (worker thread)."""
         try:
-            limit = max(GROUND_SECONDS, match.start_clock + 10 * match.play_clock)
-            game = self._loader(match.rules, f"ggp-{match.match_id}", limit)
+            game = grounding.result()
             if match.role_name not in game.roles:
                 raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
             role = game.roles.index(match.role_name)
@@ -152,8 +232,14 @@ class GgpPlayer:
                 for joint in match.history:
                     apply_joint(game, state, joint)
                 match.game, match.role, match.state = game, role, state
-                if self.is_search and isinstance(game, GdlGame) and not state.is_terminal():
+                match.reasoner = "propnet" if isinstance(game, GdlGame) else "prover"
+                if self.is_search and not state.is_terminal():
                     match.thinker = self._thinker(game, state, role)
+            if isinstance(game, ProverGame):
+                log.warning("match %s: playing on the reference prover (%s), %s",
+                            match.match_id, game.fallback_reason or "no propnet",
+                            "with the prover search" if match.thinker is not None
+                            else f"with {self.spec}")
             if self.match is not match and match.thinker is not None:  # aborted meanwhile
                 match.thinker.close(timeout=0)
                 match.thinker = None
@@ -161,13 +247,21 @@ class GgpPlayer:
             log.warning("match %s: cannot play the rules: %s", match.match_id, exc)
             match.error = str(exc)
 
-    def _thinker(self, game: GdlGame, state: State, role: int) -> SearchThinker:
+    def _thinker(self, game: AnyGame, state: AnyState, role: int) -> Thinker:
         """The search of the bot spec; UCT (same c) where the C search refuses the
         spec's algorithm for the game (UCD takes one-player and two-player alternating
-        games only, and multi-role GDL games may be simultaneous: docs/ggp.md)."""
+        games only, and multi-role GDL games may be simultaneous: docs/ggp.md).  On
+        the prover (no propnet): the prover search (decoupled UCT) with the spec's c."""
         params = dict(self.spec.without(SEARCH_KEYS).params)
         algorithm = algorithm_from_spec(self.spec.name, params)
         seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
+        if isinstance(game, ProverGame):
+            c = float(getattr(algorithm, "c", UCT.c))
+            if not isinstance(algorithm, UCT):
+                log.warning("%s on the prover: searching with decoupled UCT, c=%g",
+                            self.spec, c)
+            return ProverThinker(game, state, role, c=c, seed=seed,
+                                 budget=self.config.prover_iterations)
         nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
         fallback = UCT(c=float(getattr(algorithm, "c", UCT.c)))
         try:
@@ -221,7 +315,7 @@ class GgpPlayer:
         """A fresh search from the match's position (after a failed advance)."""
         with match.lock:
             game, state = match.game, match.state
-            if (self.match is match and match.thinker is None and isinstance(game, GdlGame)
+            if (self.match is match and match.thinker is None and game is not None
                     and state is not None and not state.is_terminal()):
                 try:
                     match.thinker = self._thinker(game, state, match.role)
@@ -241,22 +335,40 @@ class GgpPlayer:
         legal = await self._legal(match, deadline)
         if not legal:
             match.fallbacks += 1
+            self._count(match, "nil")
             return "nil"  # nothing legal is known in time: the game master picks one
         if len(legal) == 1:
             self._pause_pondering(match)
+            self._count(match, "only")
             return legal[0]
         move: str | None = None
-        if match.thinker is not None:
-            match.thinker.resume()
-            await asyncio.sleep(max(0.0, deadline - loop.time()))
-            move = match.thinker.best(legal)
+        source = "random"
+        thinker = match.thinker
+        if thinker is not None:
+            thinker.resume()
+            if thinker.budget is None:
+                await asyncio.sleep(max(0.0, deadline - loop.time()))
+            else:  # answer as soon as the iteration budget is spent
+                while loop.time() < deadline and not thinker.budget_reached():
+                    await asyncio.sleep(min(BUDGET_POLL, max(0.0, deadline - loop.time())))
+            move = thinker.best(legal)
+            source = f"{thinker.reasoner}-search"
             self._pause_pondering(match)
         elif not self.is_search and isinstance(match.game, GdlGame):
             move = await self._bot_move(match, deadline)
+            source = "bot"
         if move is None or move not in legal:
             match.fallbacks += 1
             move = self._rng.choice(legal)
+            source = "random"
+        self._count(match, source)
         return move
+
+    def _count(self, match: Match, source: str) -> None:
+        """Record where a move came from: propnet-search, prover-search, bot, random
+        (a fallback), only (the one legal move), nil."""
+        match.moves_by[source] += 1
+        self.counters[f"move.{source}"] += 1
 
     def _pause_pondering(self, match: Match) -> None:
         if not self.config.ponder and match.thinker is not None:
@@ -331,6 +443,16 @@ class GgpPlayer:
         if match.thinker is not None:
             match.thinker.close(timeout=0.2)
             match.thinker = None
+        log.info("match %s ended: %s, moves by source %s", match.match_id, match.reasoner,
+                 dict(match.moves_by))
+
+
+def _watch(future: Future) -> asyncio.Future:
+    """An asyncio future of a thread's future whose exception (if any) counts as
+    retrieved (the loader's errors are reported where its result is used)."""
+    wrapped = asyncio.wrap_future(future)
+    wrapped.add_done_callback(lambda f: f.cancelled() or f.exception())
+    return wrapped
 
 
 async def _wait_until(work: asyncio.Future, deadline: float) -> bool:

@@ -21,11 +21,16 @@ AnyGame = Any   # GdlGame | ProverGame
 AnyState = Any  # engine.games.State | ProverState
 
 
-def load_rules(rules: str, name: str, time_limit: float | None = None) -> AnyGame:
+def load_rules(rules: str, name: str, time_limit: float | None = None,
+               max_atoms: int | None = None) -> AnyGame:
     """The game of a GDL description: the propnet, or the prover when grounding is
-    over its bounds (``time_limit`` seconds replaces the default time bound)."""
-    bounds = DEFAULT_BOUNDS if time_limit is None else replace(DEFAULT_BOUNDS,
-                                                               time_limit=time_limit)
+    over its bounds (``time_limit`` seconds and ``max_atoms`` possible atoms replace
+    the default bounds when given)."""
+    bounds = DEFAULT_BOUNDS
+    if time_limit is not None:
+        bounds = replace(bounds, time_limit=time_limit)
+    if max_atoms is not None:
+        bounds = replace(bounds, max_atoms=max_atoms)
     return load_for_play(rules, name, bounds)
 
 

@@ -4,7 +4,9 @@
 masters post to ``/``), CORS headers on every answer and a preflight ``OPTIONS``
 handler (browser-based game masters), ``text/acl`` replies.  Bad requests get an
 HTTP error and the player keeps serving: an empty or malformed body 400, an unknown
-message 400, an oversized body 413 (``MAX_BODY`` bytes).  The player lives in the
+message 400, an oversized body 413 (``MAX_BODY`` bytes).  ``GET /status`` gives the
+player's status as JSON (which reasoner plays, where the moves came from, the
+grounding cache); any other GET gives the info reply.  The player lives in the
 app under a typed key; the cleanup context ends any match (and its search thread)
 when the server shuts down.
 """
@@ -65,6 +67,12 @@ async def handle_get(request: web.Request) -> web.Response:
     return _reply(await request.app[PLAYER_KEY].handle(kif.Info(), 0.0))
 
 
+async def handle_status(request: web.Request) -> web.Response:
+    """``GET /status``: what the player is doing (reasoner, move sources, grounding
+    cache), as JSON, for the operator."""
+    return web.json_response(request.app[PLAYER_KEY].status(), headers=CORS)
+
+
 async def handle_options(_request: web.Request) -> web.Response:
     return web.Response(status=204, headers=CORS)
 
@@ -80,6 +88,7 @@ def make_app(player: GgpPlayer | None = None, config: PlayerConfig | None = None
 
     app.cleanup_ctx.append(lifetime)
     app.router.add_route("POST", "/{tail:.*}", handle_post)
+    app.router.add_route("GET", "/status", handle_status)
     app.router.add_route("GET", "/{tail:.*}", handle_get)
     app.router.add_route("OPTIONS", "/{tail:.*}", handle_options)
     return app

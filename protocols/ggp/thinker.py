@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.errors import MiaiError
 from engine.games import NOBODY, SIMULTANEOUS, State
+from engine.gdl.prover_search import BestLine
 from engine.search import Search, SearchResult
 from protocols.ggp.rules import apply_joint, legal_texts
 
@@ -36,28 +37,11 @@ PAUSE_POLL = 0.02        # seconds between stop() calls while pausing
 MAX_LINE_PLIES = 5_000   # bound of a random completion of a puzzle line
 
 
-class BestLine:
-    """The best complete line of a one-player game found so far: the goal it reaches
-    and its moves (texts) from the current root."""
-
-    def __init__(self) -> None:
-        self.goal = -1.0
-        self.moves: list[str] = []
-
-    def offer(self, goal: float, moves: list[str]) -> None:
-        if goal > self.goal:
-            self.goal, self.moves = goal, list(moves)
-
-    def advance(self, move: str) -> None:
-        """The root moved by ``move``: keep the line if it started with it."""
-        if self.moves and self.moves[0] == move:
-            self.moves.pop(0)
-        else:
-            self.goal, self.moves = -1.0, []
-
-
 class SearchThinker:
     """A Search over ``state`` for ``role``, pondering on a daemon thread."""
+
+    reasoner = "propnet"
+    budget: int | None = None  # no per-move iteration budget: the clock decides
 
     def __init__(self, game: Any, state: State, role: int, algorithm: object, *,
                  seed: int = 0, max_nodes: int = 1_000_000) -> None:
@@ -185,6 +169,9 @@ class SearchThinker:
         if result.role != self.role:
             return None
         return result.best_text
+
+    def budget_reached(self) -> bool:
+        return False
 
     def iterations(self) -> int:
         try:
