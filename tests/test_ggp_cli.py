@@ -41,3 +41,27 @@ def test_gamemaster_command_records_a_match(tmp_path, capsys) -> None:
 
 def test_gamemaster_command_rejects_an_unknown_game() -> None:
     assert main(["gamemaster", "no-such-game"]) == 1
+
+
+def test_a_series_resumes_from_its_records_and_summarises(tmp_path, capsys) -> None:
+    args = ["gamemaster", "tictactoe", "--bot", "random", "--opponent", "random",
+            "--matches", "3", "--play-clock", "1", "--start-clock", "2",
+            "--out", str(tmp_path), "--seed", "7"]
+    assert main(args) == 0
+    paths = sorted(tmp_path.glob("*.json"))
+    assert [p.name for p in paths] == [f"tictactoe.7.{i}.json" for i in range(3)]
+    kept = paths[0].read_text()
+    paths[1].unlink()  # as if the series had stopped during its second match
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("already played") == 2 and "tictactoe.7.1:" in out
+    assert paths[0].read_text() == kept and paths[1].is_file()
+    records = [json.loads(p.read_text()) for p in paths]
+    assert all(sorted(r["labels"]) == ["random", "random#1"] for r in records)
+    summary = subprocess.run([sys.executable, "scripts/ggp_summary.py", str(tmp_path)],
+                             capture_output=True, text=True, check=True).stdout
+    rows = {tuple(line.split()[:2]): line.split()[2:] for line in summary.splitlines()[1:]}
+    assert rows[("random", "all")][0] == rows[("random#1", "all")][0] == "3"
+    points = float(rows[("random", "all")][1]) + float(rows[("random#1", "all")][1])
+    assert points == sum(sum(r["goals"]) for r in records) / 100

@@ -3,7 +3,10 @@
 Players are given by address (``--player http://host:port/``, one per role, in role
 order).  Roles left without an address are filled by players started in this
 process on loopback: our own player (``--bot``) for the first free role, random
-players for the others.  ``--matches N`` plays a series, rotating the seats.
+players for the others.  ``--matches N`` plays a series, rotating the seats; each
+finished match is saved as JSON in ``--out`` at once, and ``--resume`` skips the
+matches already saved there, so an interrupted series continues with the same
+command (``scripts/ggp_summary.py DIR`` summarises the records).
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="local players do not search on the opponents' time (fair "
                         "comparisons on a shared machine)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--resume", action="store_true",
+                   help="skip the matches whose record is already in --out")
+    p.add_argument("--ground-atoms", type=int, default=None, metavar="N",
+                   help="grounding bound of our player (e.g. 1: play on the prover)")
+    p.add_argument("--prover-iterations", type=int, default=None, metavar="N",
+                   help="our player's prover search: iterations per position")
     p.set_defaults(run=run)
 
 
@@ -61,5 +70,7 @@ def run(args: argparse.Namespace) -> int:
     records = asyncio.run(run_series(
         name, rules, args.player, matches=args.matches, start_clock=args.start_clock,
         play_clock=args.play_clock, grace=args.grace, bot=args.bot, opponent=args.opponent,
-        seed=args.seed, out=args.out, ponder=not args.no_ponder, echo=print))
+        seed=args.seed, out=args.out, ponder=not args.no_ponder, resume=args.resume,
+        ground_atoms=args.ground_atoms, prover_iterations=args.prover_iterations,
+        echo=print))
     return 0 if records else 1

@@ -21,6 +21,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-ponder", action="store_true",
                    help="do not search on the opponents' time")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--ground-seconds", type=float, default=None, metavar="S",
+                   help="time bound of grounding before the prover is used (default: "
+                        "the larger of 30 s and start clock + 10 play clocks)")
+    p.add_argument("--ground-atoms", type=int, default=None, metavar="N",
+                   help="atom bound of grounding (default 400000; 1 forces the prover)")
+    p.add_argument("--prover-iterations", type=int, default=None, metavar="N",
+                   help="prover search: answer after N iterations per position "
+                        "(default: search until the deadline)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every request")
     p.set_defaults(run=run)
 
@@ -35,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = PlayerConfig(bot=args.bot or DEFAULT_BOT, name=args.name, seed=args.seed,
-                          ponder=not args.no_ponder)
+                          ponder=not args.no_ponder, ground_seconds=args.ground_seconds,
+                          ground_atoms=args.ground_atoms,
+                          prover_iterations=args.prover_iterations)
     if args.margin is not None:
         config.margin = args.margin
     player = GgpPlayer(config)

@@ -50,9 +50,16 @@ class MatchRecord:
     goals: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    labels: list[str] = field(default_factory=list)  # who played each role (bot specs)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> MatchRecord:
+        data = json.loads(text)
+        data["moves"] = [[MoveRecord(**m) for m in joint] for joint in data["moves"]]
+        return cls(**data)
 
     def late_or_illegal(self) -> int:
         return sum(m.replaced for joint in self.moves for m in joint)
@@ -150,18 +157,32 @@ def rotations(players: list[str], n_roles: int, n_matches: int) -> list[list[str
     return [seats[k % n_roles:] + seats[:k % n_roles] for k in range(n_matches)]
 
 
+def record_path(folder: Path, match_id: str) -> Path:
+    return folder / f"{match_id}.json"
+
+
 def save(record: MatchRecord, folder: Path) -> Path:
+    """Write the record (to a temporary name first: an interrupted write never
+    leaves a truncated record that a resumed series would take as played)."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{record.match_id}.json"
-    path.write_text(record.to_json())
+    path = record_path(folder, record.match_id)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(record.to_json())
+    tmp.replace(path)
     return path
 
 
+def load(path: Path) -> MatchRecord:
+    return MatchRecord.from_json(path.read_text())
+
+
 def summary(records: list[MatchRecord]) -> dict[str, dict[str, float]]:
-    """Per player (URL): matches, mean goal, and replaced (late/illegal) moves."""
+    """Per player (its label when the records have them, else its URL): matches,
+    mean goal, and replaced (late/illegal) moves."""
     out: dict[str, dict[str, float]] = {}
     for rec in records:
-        for r, url in enumerate(rec.players):
+        names = rec.labels if len(rec.labels) == len(rec.players) else rec.players
+        for r, url in enumerate(names):
             row = out.setdefault(url, {"matches": 0, "goal_sum": 0.0, "replaced": 0})
             row["matches"] += 1
             row["goal_sum"] += rec.goals[r] if r < len(rec.goals) else 0

@@ -102,6 +102,7 @@ class GgpPlayer:
                  loader: Callable[[str, str, float], AnyGame] | None = None,
                  cache: GroundingCache | None = None) -> None:
         self.config = config or PlayerConfig()
+        _check_config(self.config)
         # (rules, name, time limit) -> game; tests slow it down
         self._loader = loader or self._load_rules
         # Rule steps (moves, legal moves), grounding and hand-written bots get their
@@ -445,6 +446,17 @@ class GgpPlayer:
             match.thinker = None
         log.info("match %s ended: %s, moves by source %s", match.match_id, match.reasoner,
                  dict(match.moves_by))
+
+
+def _check_config(config: PlayerConfig) -> None:
+    for name in ("ground_atoms", "prover_iterations"):
+        value = getattr(config, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            raise InvalidArgumentError(f"{name} must be None or an int >= 1, not {value!r}")
+    seconds = config.ground_seconds
+    if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
+        raise InvalidArgumentError(f"ground_seconds must be None or > 0, not {seconds!r}")
 
 
 def _watch(future: Future) -> asyncio.Future:
