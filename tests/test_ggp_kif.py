@@ -29,6 +29,9 @@ def test_start_fields_and_rules_load() -> None:
     a, b = load(msg.rules, "a"), load(TTT, "b")
     assert a.roles == b.roles == ["xplayer", "oplayer"]
     assert sorted(a.moves[0]) == sorted(b.moves[0])
+    # trailing arguments after the play clock are ignored, as ggp-base players do
+    extra = kif.parse_message(f"(start m r ({TTT}) 30 15 (future field) 7)")
+    assert isinstance(extra, kif.Start) and (extra.start_clock, extra.play_clock) == (30, 15)
 
 
 def test_play_stop_nil_and_moves() -> None:

@@ -10,6 +10,9 @@ any whitespace::
     (stop ID MOVES)          one move per role in the order of the role facts
     (abort ID)
 
+As in ggp-base's request factory, ``start`` may carry arguments after the play clock
+(room the protocol keeps for later standard fields); they are ignored.
+
 Tokens come from engine.gdl's tokeniser (symbols lower-cased); every malformed body
 raises :class:`KifError` (a ParseError) and nothing else.
 """
@@ -129,7 +132,7 @@ def parse_message(body: str) -> Message:
     head, args = items[0], items[1:]
     if not isinstance(head, str) or head not in _ARITY:
         raise KifError(f"unknown message {to_text(head)[:40]!r}")
-    if len(args) != _ARITY[head]:
+    if len(args) != _ARITY[head] and not (head == "start" and len(args) > _ARITY[head]):
         raise KifError(f"({head} ...) takes {_ARITY[head]} arguments, got {len(args)}")
     if head == "info":
         return Info()
