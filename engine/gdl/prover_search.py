@@ -20,11 +20,12 @@ One-player games (puzzles): every playout that reaches the end is a complete lin
 best one found (highest goal) is kept (``best_line``) and followed while its goal is
 at least the root's best mean, as the C search's player does.
 
-Threads: one thread calls ``iterate``; any thread may call ``best_move``,
-``root_visits`` or ``advance``.  ``advance`` swaps the root and bumps a generation
-number under a short lock; an iteration that began under an older generation is
-dropped.  A playout calls ``should_stop`` before every step, so pausing never waits
-for a whole playout even where one prover step is slow.
+Threads: one thread calls ``iterate``, one other may call ``advance``, any may call
+``best_move`` or ``root_visits``.  ``advance`` computes the new root outside the lock,
+then swaps it in and bumps a generation number under a short lock; an iteration that
+began under an older generation is dropped.  A playout calls ``should_stop`` before
+every step, so pausing never waits for a whole playout even where one prover step is
+slow.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 
-from engine.errors import InvalidArgumentError, MiaiError
+from engine.errors import InvalidArgumentError, MiaiError, StateError
 from engine.gdl.prover_game import ProverGame, ProverState
 
 DEFAULT_C = 0.4  # the UCD paper's GGP constant (section 4.4), 40 on the 0..100 scale
@@ -184,18 +185,22 @@ class ProverSearch:
 
     def advance(self, joint: Sequence[str]) -> None:
         """Play a joint move (texts, one per role) at the root; the subtree below it
-        is kept.  IllegalMoveError when a move is not legal."""
+        is kept.  IllegalMoveError when a move is not legal.  The prover steps run
+        outside the lock, so readers (``best_move``) never wait for them."""
         with self._lock:
-            state = self._state.copy()
-            state.play_joint(list(joint))  # raises before anything changes
-            root = self._root
-            texts = [state.parse_move(t) for t in joint]
-            child = None
-            if root.rewards is None:
-                key = tuple(root.moves[r].index(t) for r, t in enumerate(texts))
-                child = root.children.get(key)
-            self._root = child if child is not None else Node(state)
-            self._state = state
+            state, root = self._state.copy(), self._root
+        state.play_joint(list(joint))  # raises before anything changes
+        texts = [state.parse_move(t) for t in joint]
+        child = None
+        if root.rewards is None:
+            child = root.children.get(tuple(root.moves[r].index(t)
+                                            for r, t in enumerate(texts)))
+        if child is None:
+            child = Node(state)
+        with self._lock:
+            if self._root is not root:
+                raise StateError("the root moved during advance (one advancer at a time)")
+            self._root, self._state = child, state
             self._generation += 1
             self.iterations = 0
             if self.puzzle:
