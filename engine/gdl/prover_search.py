@@ -12,8 +12,9 @@ roles; rewards are goals / 100, each role's own.
 
 One iteration: from the root choose each role's move by UCB1 (unvisited moves first,
 ties at random) down to the first joint move not yet followed, add its node, play
-uniformly random joint moves to the end of the game (at most ``max_plies``), and add
-each role's reward to that role's statistics along the path.  The move to play is the
+uniformly random joint moves to the end of the game (at most ``max_plies``; a playout
+cut there scores 0 for everyone), and add each role's reward to that role's
+statistics along the path.  The move to play is the
 most visited move of the asking role at the root (ties: the higher mean).
 
 One-player games (puzzles): every playout that reaches the end is a complete line; the
@@ -106,7 +107,7 @@ class ProverSearch:
         self.c = float(c)
         self.max_plies = max_plies
         self.puzzle = game.n_roles == 1
-        self._rng = random.Random(seed)
+        self.seed = seed
         self._lock = threading.Lock()
         self._state = state.copy()
         self._root = Node(self._state)
@@ -117,7 +118,7 @@ class ProverSearch:
 
     # -- one iteration (the search thread) --------------------------------------------
 
-    def _choose(self, node: Node, role: int) -> int:
+    def _choose(self, node: Node, role: int, rng: random.Random) -> int:
         visits = node.visits[role]
         if len(visits) == 1:
             return 0
@@ -131,29 +132,35 @@ class ProverSearch:
                 top, best = value, [i]
             elif value == top:
                 best.append(i)
-        return self._rng.choice(best)
+        return rng.choice(best)
 
     def iterate(self, should_stop: Callable[[], bool] = lambda: False) -> bool:
-        """One iteration; False when it was dropped (stopped, or the root moved)."""
+        """One iteration; False when it was dropped (stopped, or the root moved).
+
+        A dropped iteration leaves no trace: its new node is linked into the tree
+        only with its back-up, and the k-th iteration from a root draws its random
+        numbers from a generator seeded by (seed, root number, k), so a search with
+        an iteration budget makes the same choices however often it is paused."""
         with self._lock:
             generation, node, state = self._generation, self._root, self._state.copy()
+            rng = random.Random((self.seed * 1_000_003 + generation) * 1_000_003
+                                + self.iterations)
         if node.rewards is not None:
             return False
         path: list[tuple[Node, tuple[int, ...]]] = []
         line: list[str] = []
+        added: Node | None = None
         while node.rewards is None:  # descent
             if should_stop():
                 return False
-            joint = tuple(self._choose(node, r) for r in range(len(node.moves)))
+            joint = tuple(self._choose(node, r, rng) for r in range(len(node.moves)))
             texts = node.joint_texts(joint)
             state.play_joint(texts)
             path.append((node, joint))
             line.append(texts[0])
             child = node.children.get(joint)
             if child is None:
-                child = Node(state)
-                node.children[joint] = child
-                node = child
+                node = added = Node(state)
                 break
             node = child
         rewards = node.rewards
@@ -162,15 +169,21 @@ class ProverSearch:
             if state.is_terminal():
                 rewards = state.rewards()
                 break
-            if should_stop() or plies >= self.max_plies:
+            if plies >= self.max_plies:  # goals are undefined here: nobody scores
+                rewards = (0.0,) * self.game.n_roles
+                break
+            if should_stop():
                 return False
-            texts = [self._rng.choice(state.rule_moves(r)) for r in range(self.game.n_roles)]
+            texts = [rng.choice(state.rule_moves(r)) for r in range(self.game.n_roles)]
             state.play_joint(texts)
             line.append(texts[0])
             plies += 1
         with self._lock:
             if generation != self._generation:
                 return False
+            if added is not None:
+                last, joint = path[-1]
+                last.children[joint] = added
             for tree_node, joint in path:  # back-up: each role's reward to its move
                 for role, i in enumerate(joint):
                     tree_node.visits[role][i] += 1
