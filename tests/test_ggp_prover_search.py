@@ -15,8 +15,10 @@ import asyncio
 import time
 
 import aiohttp
+import pytest
 from ggp_helpers import post, rules, served
 
+from engine.errors import InvalidArgumentError
 from engine.gdl.prover_game import ProverGame
 from engine.gdl.prover_search import ProverSearch, search_move
 from protocols.ggp import kif
@@ -154,3 +156,13 @@ def test_thinker_budget_advance_and_refused_moves() -> None:
         assert thinker.failed is not None
     finally:
         thinker.close()
+
+
+def test_bad_knobs_are_refused() -> None:
+    for bad in ({"ground_atoms": 0}, {"prover_iterations": -1}, {"ground_seconds": 0.0},
+                {"prover_iterations": True}):
+        with pytest.raises(InvalidArgumentError):
+            GgpPlayer(PlayerConfig(**bad))  # type: ignore[arg-type]
+    game = ProverGame(rules("tictactoe"))
+    with pytest.raises(InvalidArgumentError):
+        ProverSearch(game, game.initial_state(), c=-1.0)
