@@ -5,7 +5,7 @@ A match (bots/match.py) calls, for each game: ``reset(game)``; then at every ply
 every bot (the move is an int, or a list with one move per role at simultaneous
 states); finally ``close()`` once the bot is no longer needed.  ``choose`` never
 changes ``state``.  ``last_report`` is the search report of the last ``choose``
-(an ``engine.search.SearchResult`` or a :class:`bots.report.BotReport`), or None.
+(an ``engine.search.SearchResult``), or None.
 """
 
 from __future__ import annotations

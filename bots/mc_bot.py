@@ -16,11 +16,12 @@ import time
 from dataclasses import dataclass
 
 from bots.base import SEED_MAX, BaseBot, acting_role
-from bots.report import BotReport, MoveReport, score_interval
+from bots.report import MoveReport, score_interval
 from bots.spec import BotSpec
 from engine import games
 from engine.games import Game, Move, State
 from engine.playouts import playout_run
+from engine.search.result import SearchResult
 
 KEYS = ("playouts", "iterations", "seconds", "seed")
 DEFAULT_PLAYOUTS = 100
@@ -106,14 +107,14 @@ class MonteCarloBot(BaseBot):
             left -= k
 
     def _make_report(self, state: State, me: int, arms: list[_Arm], best: _Arm,
-                     start: float) -> BotReport:
+                     start: float) -> SearchResult:
         lines = []
         for arm in sorted(arms, key=lambda a: (-a.n, -a.mean)):
             low, high = score_interval(arm.mean, arm.n)
             text = state.format_move(arm.move, me)
             lines.append(MoveReport(arm.move, text, arm.n, arm.mean, low, high))
         best_text = state.format_move(best.move, me)
-        return BotReport(
+        return SearchResult(
             best_move=best.move, best_text=best_text, moves=lines, pv=[best_text],
             iterations=sum(a.n for a in arms), nodes=0,
             seconds=time.perf_counter() - start, root_value=best.mean, role=me,

@@ -1,15 +1,14 @@
 """Search reports of bots, and the one confidence interval the bot layer uses.
 
-Search bots report an ``engine.search.SearchResult``; bots without a tree (flat
-Monte-Carlo) report a :class:`BotReport` with the same fields, so the CLI prints
-both with :func:`format_report`.
+Every bot that reports reports an ``engine.search.SearchResult`` (a flat
+Monte-Carlo bot fills it without a tree), so the CLI prints all of them with
+:func:`format_report`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.search.result import MoveStats
@@ -44,20 +43,6 @@ class Report(Protocol):
 
 # One root move of a report: the search's own record type (pure Python, no C needed).
 MoveReport = MoveStats
-
-
-@dataclass(frozen=True)
-class BotReport:
-    best_move: int
-    best_text: str
-    moves: list[MoveReport]
-    pv: list[str]
-    iterations: int
-    nodes: int
-    seconds: float
-    root_value: float
-    role: int
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 def score_interval(mean: float, n: float, z: float = Z95) -> tuple[float, float]:
