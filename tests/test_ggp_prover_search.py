@@ -166,3 +166,23 @@ def test_bad_knobs_are_refused() -> None:
     game = ProverGame(rules("tictactoe"))
     with pytest.raises(InvalidArgumentError):
         ProverSearch(game, game.initial_state(), c=-1.0)
+
+
+def test_thinker_pauses_and_ponders_without_a_budget() -> None:
+    game = ProverGame(rules("tictactoe"))
+    thinker = ProverThinker(game, game.initial_state(), 1, seed=8)
+    try:
+        end = time.monotonic() + 20
+        while thinker.iterations() < 3 and time.monotonic() < end:
+            time.sleep(0.01)
+        assert thinker.pause(5.0)
+        paused = thinker.iterations()
+        time.sleep(0.1)
+        assert thinker.iterations() == paused  # paused: no iteration finishes
+        thinker.resume()  # the opponent's turn: the search goes on from the same root
+        while thinker.iterations() <= paused and time.monotonic() < end:
+            time.sleep(0.01)
+        assert thinker.iterations() > paused
+        assert thinker.best(["noop"]) == "noop"
+    finally:
+        thinker.close()
