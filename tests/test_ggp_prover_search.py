@@ -158,6 +158,22 @@ def test_thinker_budget_advance_and_refused_moves() -> None:
         thinker.close()
 
 
+def test_node_bound_and_subtree_kept_on_advance() -> None:
+    game = ProverGame(rules("tictactoe"))
+    small = ProverSearch(game, game.initial_state(), seed=9, max_nodes=4)
+    for _ in range(30):
+        assert small.iterate()  # past the bound it samples without expanding
+    assert small.nodes == 4 and small.iterations == 30
+    search = ProverSearch(game, game.initial_state(), seed=9)
+    for _ in range(60):
+        search.iterate()
+    visits = search.root_visits(0)["(play 2 2 x)"][0]
+    search.advance(["(play 2 2 x)", "noop"])
+    # the kept subtree: one node per iteration through that move, plus its root
+    assert search.nodes == visits and search.iterations == 0
+    assert sum(n for n, _ in search.root_visits(1).values()) == visits - 1
+
+
 def test_bad_knobs_are_refused() -> None:
     for bad in ({"ground_atoms": 0}, {"prover_iterations": -1}, {"ground_seconds": 0.0},
                 {"prover_iterations": True}):

@@ -10,8 +10,11 @@ each role chooses from its own statistics (decoupled UCT) and at an alternating 
 where the roles not to move have a single move, it is plain UCT.  Any number of
 roles; rewards are goals / 100, each role's own.
 
-One iteration: from the root choose each role's move by UCB1 (unvisited moves first,
-ties at random) down to the first joint move not yet followed, add its node, play
+Every node keeps its state, so the descent costs no prover step; the tree holds at
+most ``max_nodes`` nodes below the root (past that the search samples without
+expanding).  One iteration: from the root choose each role's move by UCB1 (unvisited
+moves first, ties at random) down to the first joint move not yet followed, add its
+node, play
 uniformly random joint moves to the end of the game (at most ``max_plies``; a playout
 cut there scores 0 for everyone), and add each role's reward to that role's
 statistics along the path.  The move to play is the
@@ -40,6 +43,7 @@ from engine.errors import InvalidArgumentError, MiaiError, StateError
 from engine.gdl.prover_game import ProverGame, ProverState
 
 DEFAULT_C = 0.4  # the UCD paper's GGP constant (section 4.4), 40 on the 0..100 scale
+DEFAULT_MAX_NODES = 200_000  # each node keeps its state: a bound on memory
 
 
 def ucb1(total: float, visits: int, parent: int, c: float) -> float:
@@ -52,12 +56,14 @@ def ucb1(total: float, visits: int, parent: int, c: float) -> float:
 
 
 class Node:
-    """A position of the tree: each role's legal moves and their statistics."""
+    """A position of the tree: its state (so a descent needs no prover step), each
+    role's legal moves and their statistics."""
 
-    __slots__ = ("moves", "visits", "totals", "children", "rewards")
+    __slots__ = ("state", "moves", "visits", "totals", "children", "rewards")
 
     def __init__(self, state: ProverState) -> None:
         n_roles = state.game.n_roles
+        self.state = state.copy()
         self.rewards: tuple[float, ...] | None = state.rewards() if state.is_terminal() \
             else None
         self.moves: list[list[str]] = [] if self.rewards is not None else [
@@ -94,7 +100,8 @@ class ProverSearch:
     """Decoupled UCT over a ProverGame from ``state`` (module doc)."""
 
     def __init__(self, game: ProverGame, state: ProverState, *, c: float = DEFAULT_C,
-                 seed: int = 0, max_plies: int = 10_000) -> None:
+                 seed: int = 0, max_plies: int = 10_000,
+                 max_nodes: int = DEFAULT_MAX_NODES) -> None:
         if not isinstance(game, ProverGame):
             raise InvalidArgumentError(f"a prover search needs a ProverGame, not {game!r}")
         if isinstance(c, bool) or not isinstance(c, int | float) or not math.isfinite(c) \
@@ -103,14 +110,17 @@ class ProverSearch:
                                        f"not {c!r}")
         if state.is_terminal():
             raise InvalidArgumentError("cannot search a terminal state")
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise InvalidArgumentError(f"max_nodes must be a positive int, not {max_nodes!r}")
         self.game = game
+        self.max_nodes = max_nodes
         self.c = float(c)
         self.max_plies = max_plies
         self.puzzle = game.n_roles == 1
         self.seed = seed
         self._lock = threading.Lock()
-        self._state = state.copy()
-        self._root = Node(self._state)
+        self._root = Node(state)
+        self.nodes = 1            # in the tree below the current root
         self._generation = 0
         self.iterations = 0       # since the last advance
         self.total_iterations = 0
@@ -142,7 +152,7 @@ class ProverSearch:
         numbers from a generator seeded by (seed, root number, k), so a search with
         an iteration budget makes the same choices however often it is paused."""
         with self._lock:
-            generation, node, state = self._generation, self._root, self._state.copy()
+            generation, node = self._generation, self._root
             rng = random.Random((self.seed * 1_000_003 + generation) * 1_000_003
                                 + self.iterations)
         if node.rewards is not None:
@@ -150,22 +160,30 @@ class ProverSearch:
         path: list[tuple[Node, tuple[int, ...]]] = []
         line: list[str] = []
         added: Node | None = None
-        while node.rewards is None:  # descent
+        state: ProverState | None = None  # the playout's own copy
+        rewards: tuple[float, ...] | None = None
+        while True:  # descent: the tree's states, no prover step until a new node
+            if node.rewards is not None:
+                rewards = node.rewards
+                break
             if should_stop():
                 return False
             joint = tuple(self._choose(node, r, rng) for r in range(len(node.moves)))
             texts = node.joint_texts(joint)
-            state.play_joint(texts)
             path.append((node, joint))
             line.append(texts[0])
             child = node.children.get(joint)
-            if child is None:
-                node = added = Node(state)
-                break
-            node = child
-        rewards = node.rewards
+            if child is not None:
+                node = child
+                continue
+            state = node.state.copy()
+            state.play_joint(texts)
+            if self.nodes < self.max_nodes:  # else: sample without expanding
+                added = Node(state)
+                rewards = added.rewards
+            break
         plies = 0
-        while rewards is None:  # random playout
+        while rewards is None and state is not None:  # random playout
             if state.is_terminal():
                 rewards = state.rewards()
                 break
@@ -178,12 +196,15 @@ class ProverSearch:
             state.play_joint(texts)
             line.append(texts[0])
             plies += 1
+        if rewards is None:
+            return False
         with self._lock:
             if generation != self._generation:
                 return False
             if added is not None:
                 last, joint = path[-1]
                 last.children[joint] = added
+                self.nodes += 1
             for tree_node, joint in path:  # back-up: each role's reward to its move
                 for role, i in enumerate(joint):
                     tree_node.visits[role][i] += 1
@@ -201,7 +222,8 @@ class ProverSearch:
         is kept.  IllegalMoveError when a move is not legal.  The prover steps run
         outside the lock, so readers (``best_move``) never wait for them."""
         with self._lock:
-            state, root = self._state.copy(), self._root
+            root = self._root
+        state = root.state.copy()
         state.play_joint(list(joint))  # raises before anything changes
         texts = [state.parse_move(t) for t in joint]
         child = None
@@ -210,10 +232,12 @@ class ProverSearch:
                                             for r, t in enumerate(texts)))
         if child is None:
             child = Node(state)
+        nodes = _count(child)
         with self._lock:
             if self._root is not root:
                 raise StateError("the root moved during advance (one advancer at a time)")
-            self._root, self._state = child, state
+            self._root = child
+            self.nodes = nodes
             self._generation += 1
             self.iterations = 0
             if self.puzzle:
@@ -221,8 +245,7 @@ class ProverSearch:
 
     @property
     def state(self) -> ProverState:
-        with self._lock:
-            return self._state.copy()
+        return self._root.state.copy()
 
     def is_terminal(self) -> bool:
         return self._root.rewards is not None
@@ -251,6 +274,16 @@ class ProverSearch:
             if line and line[0] in stats and goal >= max(m for _, m in stats.values()):
                 return line[0]
         return max(stats, key=lambda m: stats[m])
+
+
+def _count(node: Node) -> int:
+    """Nodes in the tree below ``node`` (itself included)."""
+    total, stack = 0, [node]
+    while stack:
+        n = stack.pop()
+        total += 1
+        stack.extend(n.children.values())
+    return total
 
 
 def search_move(game: ProverGame, state: ProverState, role: int, iterations: int, *,
