@@ -11,8 +11,8 @@
  * total (alg_a == sum, the same additions; MIAI_EDGE_ACC is set once eq. 7 applied).
  * Selection eq. (5) computes G (1/n) + c sqrt(log s) sqrt(1/n) as uct.c does, so with
  * lambda = 1 (every velocity a visit count, G the plain total exactly) AUCT makes
- * UCT's choices bit for bit (rewards that are multiples of 1/2^k).  In DAG mode the virtual child is the n' part of the
- * edge on the path.
+ * UCT's choices bit for bit (rewards that are multiples of 1/2^k).  In DAG mode the
+ * virtual child is the n' part of the edge on the path.
  *
  * Discounted UCT: alg_a = W, the discounted payoff total, alg_b = n^D (a float);
  * r^D = W / n^D.  Eq. (3) and (4) (n <- lambda n + I, r <- (lambda n r + R) / (lambda
