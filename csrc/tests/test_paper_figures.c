@@ -1,5 +1,6 @@
-/* test_accel.c -- Accelerated UCT's virtual child (accelerated-uct.txt, Figure 2) with
- * the C policies themselves: the figure's graph is built with the dag functions and
+/* test_paper_figures.c -- the papers' worked examples with the C policies themselves.
+ *
+ * Accelerated UCT's virtual child (accelerated-uct.txt, Figure 2): the figure's graph is built with the dag functions and
  * every playout is backed up by the policy's own backup (auct.c, and rave.c's AUCT
  * with RAVE, whose statistics live beside the edges), then the paper's numbers are
  * checked.
@@ -15,6 +16,13 @@
  * Tic-tac-toe stands in for the figure's game: r is the empty board, a is move 0,
  * d and e are a's first two moves; rewards are role 0's (r's mover), so the test also
  * goes through the role change at a.
+ *
+ * UCD's Figure 3 (ucd.txt, section 3.1): statistics on edges.  A node x reached by
+ * two edges (a transposition: LeftRight's L,R and R,L) got 4 payoffs with mean 0.75
+ * through one and 2 with mean 0.5 through the other; the node's data, 6 payoffs with
+ * mean 0.67 = (4 * 0.75 + 2 * 0.5) / 6, is the aggregate of its in-edges.  Built
+ * with the dag functions in DAG mode (the table finds x again), backed up by the UCD
+ * policy's incremental backup; its depth-1 terms above a and b read the same data.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -188,8 +196,113 @@ static void test_figure2_auct_rave(void) {
     check_figure2(MIAI_ALG_AUCT_RAVE, 0.5, 4.0 / 5.0, 4.0 / 9.0);
 }
 
+/* One UCD playout r -> (a or b) -> x as mcts.c does it: visits counted on the nodes
+ * of the path, then the policy's backup. */
+static void ucd_playout(miai_search *s, uint32_t r, uint32_t e1, uint32_t mid, uint32_t e2,
+                        uint32_t x, double payoff) {
+    miai_step steps[2] = {{.node = r, .edge = e1, .role = 0}, {.node = mid, .edge = e2, .role = 0}};
+    miai_path path = {.steps = steps, .len = 2, .cap = 2, .last_level = 1, .leaf = x};
+    s->dag.nodes[r].n++;
+    s->dag.nodes[mid].n++;
+    s->dag.nodes[x].n++;
+    double rewards[1] = {payoff};
+    s->policy.ops->backup(&s->policy, s, &path, rewards);
+}
+
+/* The child of node `from` by `move` (state `st` is from's position, advanced in
+ * place): found in the table or created, and linked with its in-edge. */
+static uint32_t link_child(miai_search *s, const miai_game *g, uint8_t *st, uint32_t from,
+                           uint32_t edge) {
+    miai_dag *d = &s->dag;
+    miai_state_play(g, st, d->edges[edge].move);
+    const miai_head *h = miai_chead_of(st);
+    uint32_t child = miai_dag_lookup(d, h->key, h->key2);
+    if (child == MIAI_NIL) child = miai_dag_new_node(d, st);
+    if (child == MIAI_NIL || miai_dag_reserve_parent(d) != MIAI_OK) return MIAI_NIL;
+    d->edges[edge].child = child;
+    miai_dag_add_parent(d, child, from, edge);
+    return child;
+}
+
+static void test_figure3_ucd_aggregation(void) {
+    miai_game *g = NULL;
+    double steps = 4.0;
+    CHECK(miai_game_create("leftright", &steps, 1, &g) == MIAI_OK);
+    if (!g) return;
+    size_t size = g->facts.state_size;
+    uint8_t *root = malloc(size), *sa = malloc(size), *sb = malloc(size);
+    miai_search *s = NULL;
+    miai_search_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.algorithm = MIAI_ALG_UCD;
+    cfg.mode = MIAI_MODE_DAG;
+    cfg.max_nodes = 64;
+    cfg.flags = MIAI_SEARCH_TRACK_PARENTS;
+    cfg.c = 1.0;
+    cfg.params[MIAI_P_UCD_D1] = cfg.params[MIAI_P_UCD_D2] = cfg.params[MIAI_P_UCD_D3] = 1.0;
+    cfg.params[MIAI_P_UCD_BACKUP] = MIAI_UCD_INCREMENTAL;
+    CHECK(root && sa && sb);
+    if (root && sa && sb) {
+        miai_state_init(g, root);
+        CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
+    }
+    if (s) {
+        miai_dag *d = &s->dag;
+        miai_move moves[2];
+        uint32_t r = d->root, left = d->nodes[r].first_edge, right = left + 1;
+        CHECK(d->edges[left].move == 0 && d->edges[right].move == 1); /* L, R */
+        memcpy(sa, root, size);
+        memcpy(sb, root, size);
+        uint32_t a = link_child(s, g, sa, r, left), b = link_child(s, g, sb, r, right);
+        CHECK(a != MIAI_NIL && b != MIAI_NIL && a != b);
+        CHECK(miai_dag_expand(d, g, sa, a, moves) == MIAI_OK);
+        s->policy.ops->on_expand(&s->policy, s, a);
+        CHECK(miai_dag_expand(d, g, sb, b, moves) == MIAI_OK);
+        s->policy.ops->on_expand(&s->policy, s, b);
+        uint32_t ax = d->nodes[a].first_edge + 1, bx = d->nodes[b].first_edge; /* R, L */
+        uint32_t x = link_child(s, g, sa, a, ax);
+        CHECK(x != MIAI_NIL && link_child(s, g, sb, b, bx) == x); /* the transposition */
+        const double via_a[4] = {1.0, 1.0, 1.0, 0.0}, via_b[2] = {1.0, 0.0};
+        for (int i = 0; i < 4; i++) ucd_playout(s, r, left, a, ax, x, via_a[i]);
+        for (int i = 0; i < 2; i++) ucd_playout(s, r, right, b, bx, x, via_b[i]);
+        CHECK_EQ_U64(d->edges[ax].n, 4);
+        CHECK(near(d->edges[ax].sum / d->edges[ax].n, 0.75));
+        CHECK_EQ_U64(d->edges[bx].n, 2);
+        CHECK(near(d->edges[bx].sum / d->edges[bx].n, 0.5));
+        /* x's data from its in-edges: 6 payoffs, mean 0.67 */
+        uint32_t parents[4], pedges[4], np = 0;
+        CHECK(miai_search_node_parents(s, x, parents, pedges, 4, &np) == MIAI_OK);
+        CHECK_EQ_U64(np, 2);
+        uint64_t n = 0;
+        double total = 0.0;
+        for (uint32_t k = 0; k < np && k < 4; k++) {
+            const miai_edge *e = &d->edges[d->nodes[parents[k]].first_edge + pedges[k]];
+            n += e->n;
+            total += e->sum;
+        }
+        CHECK_EQ_U64(n, 6);
+        CHECK_EQ_U64(d->nodes[x].n, 6);
+        CHECK(near(total / (double)n, (4 * 0.75 + 2 * 0.5) / 6.0));
+        CHECK(fabs(total / (double)n - 0.67) < 0.005);
+        /* UCD (1, 1, 1) at r: mu_1 = 0.75 and 0.5, n_1 = 4 and 2, p_1 = 6 */
+        double terms[8];
+        uint32_t ne = 0;
+        CHECK(miai_variant_edge_terms(s, r, 0, terms, 8, &ne) == MIAI_OK);
+        CHECK_EQ_U64(ne, 2);
+        CHECK(near(terms[0], 0.75) && near(terms[4], 0.5));
+        CHECK(near(terms[2], 4.0) && near(terms[6], 2.0));
+        CHECK(near(terms[1], 6.0) && near(terms[5], 6.0));
+    }
+    miai_search_free(s);
+    miai_game_free(g);
+    free(root);
+    free(sa);
+    free(sb);
+}
+
 int main(void) {
     const ctest_case cases[] = {
+        {"figure3_ucd_aggregation", test_figure3_ucd_aggregation},
         {"figure2_auct_lambda_one", test_figure2_auct_lambda_one},
         {"figure2_auct_lambda_half", test_figure2_auct_lambda_half},
         {"figure2_auct_rave", test_figure2_auct_rave},
