@@ -1,8 +1,9 @@
 /* test_paper_figures.c -- the papers' worked examples with the C policies themselves.
  *
- * Accelerated UCT's virtual child (accelerated-uct.txt, Figure 2): the figure's graph is built with the dag functions and
- * every playout is backed up by the policy's own backup (auct.c, and rave.c's AUCT
- * with RAVE, whose statistics live beside the edges), then the paper's numbers are
+ * Accelerated UCT's virtual child (accelerated-uct.txt, Figure 2): the figure's graph
+ * is built with the dag functions and every playout is backed up by the policy's own
+ * backup (auct.c, and rave.c's AUCT with RAVE, whose statistics live beside the
+ * edges), then the paper's numbers are
  * checked.
  *
  * Figure 2: three playouts end at leaf a below the root r (2 wins: r->a has ratio
