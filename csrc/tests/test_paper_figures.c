@@ -3,8 +3,7 @@
  * Accelerated UCT's virtual child (accelerated-uct.txt, Figure 2): the figure's graph
  * is built with the dag functions and every playout is backed up by the policy's own
  * backup (auct.c, and rave.c's AUCT with RAVE, whose statistics live beside the
- * edges), then the paper's numbers are
- * checked.
+ * edges), then the paper's numbers are checked.
  *
  * Figure 2: three playouts end at leaf a below the root r (2 wins: r->a has ratio
  * 2/3); a is expanded into d and e; one playout at d (a win), one at e (a loss).
