@@ -63,11 +63,6 @@ static inline double miai_accel_total(const miai_edge *edges, const miai_accel *
     return side ? side[i].g : edges[i].alg_a;
 }
 
-static inline float miai_accel_velocity(const miai_edge *edges, const miai_accel *side,
-                                        uint32_t i) {
-    return side ? side[i].v : edges[i].alg_b;
-}
-
 /* v * (q / n), exactly q when v == n (n > 0). */
 static inline double miai_accel_weighted(double v, double q, double n) {
     return v == n ? q : v * (q / n);
