@@ -188,3 +188,22 @@ def test_c_duct_backup_replays_the_reference(lam):
     for rec, t in zip(recs, terms(search, root), strict=True):
         want = rauct.duct_value(rec.alg_a / rec.alg_b, rec.alg_b, s, 0.5)
         assert t[3] == pytest.approx(want, abs=1e-9)
+
+
+def test_c_lambda_one_equals_uct_with_pruned_root_moves():
+    """The selection's other path (some root edges pruned): still UCT's choices, and
+    the pruned edges get no visit."""
+    state = games.create("hex", size=4).initial_state()
+    uct = Search(state, UCT(c=0.5), seed=9, mode="tree")
+    other = Search(state, AUCT(c=0.5, lam=1.0), seed=9, mode="tree")
+    for search in (uct, other):
+        search.run(iterations=100)
+        for index in (0, 3, 5):
+            search.set_pruned(index, True)
+    frozen = [e.visits for e in other.root_edges()]
+    a, b = uct.run(iterations=400), other.run(iterations=400)
+    assert root_stats(uct) == root_stats(other)
+    assert a.best_move == b.best_move
+    after = [e.visits for e in other.root_edges()]
+    assert [after[i] for i in (0, 3, 5)] == [frozen[i] for i in (0, 3, 5)]
+    assert sum(after) == sum(frozen) + 400

@@ -13,7 +13,7 @@
  *                                        its role (solver.c; any policy with the solver);
  *       MIAI_EDGE_INLIST                 UCD: the edge is in its child's in-edge list;
  *       MIAI_EDGE_ONPATH, MIAI_EDGE_FRESH UCD: scratch during one backup;
- *       MIAI_EDGE_ACC                    AUCT: alg_a holds the accelerated sum.
+ *       MIAI_EDGE_ACC                    AUCT: eq. 7 has applied (accel.h).
  *   - cfg.params[MIAI_PARAM_SOLVER] != 0 turns the MCTS-Solver on (every policy here).
  *   - Selection follows uct.c's rules exactly (an unvisited edge uniformly at random
  *     first, then reservoir sampling with the search's rng over equal values), so an

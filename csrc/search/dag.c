@@ -379,7 +379,7 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
         miai_node x = d->nodes[i];
         if (x.mark == MIAI_NIL) continue;
         uint32_t to = x.mark;
-        x.mark = 0;
+        x.mark = x.first_edge; /* for the policy's on_reroot (policy.h) */
         d->nodes[to] = x;
     }
     for (uint32_t b = 0; b < n_blocks; b++) {

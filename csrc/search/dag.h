@@ -69,7 +69,9 @@ typedef struct {
     uint32_t n;           /* iterations that passed through (or ended at) this node */
     int32_t to_move;      /* role, MIAI_SIMULTANEOUS, MIAI_NOBODY (terminal) */
     uint32_t joint;       /* first joint link (simultaneous nodes), MIAI_NIL if none */
-    uint32_t mark;        /* scratch for reroot; free for policies between reroots */
+    uint32_t mark;        /* scratch for reroot, which leaves in it the node's first
+                             edge before the compaction; free for policies between
+                             reroots */
 } miai_node;
 
 typedef struct {

@@ -264,6 +264,8 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     if (node == MIAI_NIL && d->n_nodes) node = miai_dag_lookup(d, h->key, h->key2);
     int rc = MIAI_OK;
     if (node != MIAI_NIL) rc = miai_dag_reroot(d, node);
+    if (node != MIAI_NIL && rc == MIAI_OK && s->policy.ops->on_reroot)
+        s->policy.ops->on_reroot(&s->policy, s);
     if (node == MIAI_NIL || rc != MIAI_OK) {
         miai_dag_clear(d);
         node = miai_dag_new_node(d, s->root_state);

@@ -22,6 +22,10 @@
  *     the root when it is set): priors, AUCT's virtual child.  s->path then holds the
  *     descent so far -- its last step is the edge that led to the node, whose n' and
  *     sum' are the node's pre-expansion playouts (len == 0 at the root).
+ *   - on_reroot (optional) runs right after miai_dag_reroot compacted the graph (the
+ *     search keeps the part below a new root): each kept node's `mark` then holds
+ *     the index of its first edge before the compaction, so a policy can move
+ *     per-edge side data of its own (edge order within a node is kept).
  *   - final (optional) picks the root move; NULL means the configured rule
  *     (most visits or highest mean), see miai_final_default.
  *   - A policy must not allocate during select/backup (the search loop is hot) and
@@ -62,6 +66,7 @@ typedef struct miai_policy_ops {
     uint32_t (*select)(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                        uint32_t count, uint32_t role);
     void (*on_expand)(miai_policy *p, miai_search *s, uint32_t node); /* optional */
+    void (*on_reroot)(miai_policy *p, miai_search *s);                 /* optional */
     void (*backup)(miai_policy *p, miai_search *s, const miai_path *path,
                    const double *rewards);
     uint32_t (*final)(const miai_policy *p, const miai_search *s, uint32_t first,

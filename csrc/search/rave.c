@@ -20,6 +20,16 @@
  * m_j, plus c * sqrt(ln N / n_j) when c > 0 and n_j > 0 (Fuego and the paper use
  * c = 0, footnote 8).  An edge with n_j = W_j = 0 has the value `fpu`.
  *
+ * AUCT with RAVE (miai_auct_rave_policy; accelerated-uct.txt section 5.4): the same
+ * policy with only r_j of eq. 8 replaced by the accelerated winning ratio r^A_j of
+ * Accelerated UCT (eq. 6 and 7 with the virtual child, accel.h), params[6] = lambda
+ * in (0, 1].  alg_a/alg_b keep the AMAF statistics, so the accelerated total G and
+ * the velocity of edge i live beside the edges in acc[i] (grown in on_expand,
+ * moved in on_reroot when the search keeps a subgraph).  With lambda = 1, G is the
+ * plain total and the policy is RAVE bit for bit.  If memory for acc cannot be had
+ * it goes on as plain RAVE (r_j the plain mean).  Games: one role, or two whose
+ * rewards sum to 1 (as every policy of algos.h).
+ *
  * Parameters: params[0] = w_init > 0 (0.9), params[1] = w_final > 0 (20000),
  * params[2] = prior visits >= 0 (0: no priors), params[3] = 1 for game knowledge in
  * the prior (Go: go_prior_kinds: good moves start at a virtual win rate of 1, bad
@@ -34,6 +44,7 @@
 
 #include "../games/go_api.h"
 #include "../games/go_policy.h"
+#include "accel.h"
 #include "mcts.h"
 #include "search_rave_api.h"
 
@@ -56,9 +67,19 @@ typedef struct {
     uint32_t n_points, terr_edges;
     uint32_t *terr_visits, *terr_black, *terr_white;
     uint64_t terr_key, terr_key2;
+    /* AUCT with RAVE: acc[i] of edge i (acc_cap entries), the decay; acc == NULL for
+     * plain RAVE or when memory ran out (then r_j is the plain mean). */
+    miai_accel *acc;
+    uint32_t acc_cap;
+    miai_decay *decay;
 } rave_data;
 
 extern const miai_policy_ops miai_rave_policy;
+extern const miai_policy_ops miai_auct_rave_policy;
+
+static bool rave_ops(const miai_search *s) {
+    return s->policy.ops == &miai_rave_policy || s->policy.ops == &miai_auct_rave_policy;
+}
 
 static void rave_destroy(miai_policy *p) {
     rave_data *a = p->data;
@@ -72,6 +93,8 @@ static void rave_destroy(miai_policy *p) {
     free(a->terr_visits);
     free(a->terr_black);
     free(a->terr_white);
+    free(a->acc);
+    free(a->decay);
     free(a);
     p->data = NULL;
 }
@@ -80,6 +103,9 @@ static int rave_init(miai_policy *p, miai_search *s) {
     const miai_game_facts *f = &s->game->facts;
     const double *pr = p->cfg.params;
     if (f->simultaneous || f->n_roles < 1 || f->n_roles > 2) return MIAI_EINVAL;
+    bool accel = p->ops == &miai_auct_rave_policy;
+    double lam = pr[MIAI_P_AUCT_RAVE_LAMBDA];
+    if (accel && !(lam > 0.0 && lam <= 1.0)) return MIAI_EINVAL;
     if (!(pr[0] > 0) || !(pr[1] > 0) || !(pr[2] >= 0) || !(pr[4] >= 0)) return MIAI_EINVAL;
     if (pr[3] != 0 && pr[3] != 1) return MIAI_EINVAL;
     if (pr[5] != 0 && pr[5] != 1) return MIAI_EINVAL;
@@ -116,7 +142,18 @@ static int rave_init(miai_policy *p, miai_search *s) {
             return MIAI_ENOMEM;
         }
     }
-    if (!a->seq || !a->who_seq || !a->stamp || !a->who || !a->pmoves || !a->kinds) {
+    if (accel) {
+        a->decay = malloc(sizeof *a->decay);
+        if (!a->decay) {
+            rave_destroy(p);
+            return MIAI_ENOMEM;
+        }
+        miai_decay_init(a->decay, lam);
+        a->acc_cap = 1024;
+        a->acc = calloc(a->acc_cap, sizeof *a->acc);
+    }
+    if (!a->seq || !a->who_seq || !a->stamp || !a->who || !a->pmoves || !a->kinds ||
+        (accel && !a->acc)) {
         rave_destroy(p);
         return MIAI_ENOMEM;
     }
@@ -127,12 +164,73 @@ static int rave_init(miai_policy *p, miai_search *s) {
     return MIAI_OK;
 }
 
+/* Room in acc for every edge of the dag (amortised doubling; on_expand is the only
+ * caller, so select and backup never allocate), the new node's entries zeroed.
+ * Without memory the accelerated statistics are dropped (plain RAVE from then on). */
+static void accel_on_expand(rave_data *a, const miai_dag *d, uint32_t first, uint32_t n) {
+    if (!a->acc) return;
+    if (d->n_edges > a->acc_cap) {
+        uint64_t cap = a->acc_cap;
+        while (cap < d->n_edges) cap *= 2;
+        if (cap > UINT32_MAX) cap = UINT32_MAX;
+        miai_accel *grown = realloc(a->acc, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            free(a->acc);
+            a->acc = NULL;
+            return;
+        }
+        a->acc = grown;
+        a->acc_cap = (uint32_t)cap;
+    }
+    memset(a->acc + first, 0, (size_t)n * sizeof *a->acc);
+}
+
+typedef struct {
+    uint32_t old_first, first, n;
+} edge_block;
+
+static int by_old_first(const void *x, const void *y) {
+    uint32_t a = ((const edge_block *)x)->old_first, b = ((const edge_block *)y)->old_first;
+    return (a > b) - (a < b);
+}
+
+/* After the dag's compaction (node->mark = the old first edge, policy.h): move every
+ * kept block of acc to its new place.  Blocks keep their order and only move down,
+ * so moving them in old order is safe in place. */
+static void rave_on_reroot(miai_policy *p, miai_search *s) {
+    rave_data *a = p->data;
+    if (!a->acc) return;
+    const miai_dag *d = &s->dag;
+    edge_block *blocks = malloc(((size_t)d->n_nodes + 1) * sizeof *blocks);
+    uint32_t nb = 0;
+    bool ok = blocks != NULL;
+    for (uint32_t i = 0; ok && i < d->n_nodes; i++) {
+        const miai_node *x = &d->nodes[i];
+        if (x->first_edge == MIAI_NIL || x->n_edges == 0) continue;
+        ok = x->mark <= a->acc_cap && x->n_edges <= a->acc_cap - x->mark;
+        blocks[nb++] = (edge_block){.old_first = x->mark, .first = x->first_edge,
+                                    .n = x->n_edges};
+    }
+    if (ok) {
+        qsort(blocks, nb, sizeof *blocks, by_old_first);
+        for (uint32_t b = 0; b < nb; b++)
+            if (blocks[b].first != blocks[b].old_first)
+                memmove(a->acc + blocks[b].first, a->acc + blocks[b].old_first,
+                        (size_t)blocks[b].n * sizeof *a->acc);
+    } else { /* no scratch memory (or a mark out of range): drop the statistics */
+        free(a->acc);
+        a->acc = NULL;
+    }
+    free(blocks);
+}
+
 static void rave_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     rave_data *a = p->data;
-    if (a->prior_n <= 0) return;
     miai_dag *d = &s->dag;
     const miai_node *x = &d->nodes[node];
     uint32_t first = x->first_edge, n = x->n_edges;
+    accel_on_expand(a, d, first, n);
+    if (a->prior_n <= 0) return;
     bool known = false;
     if (a->knowledge && n) {
         for (uint32_t i = 0; i < n; i++) a->pmoves[i] = d->edges[first + i].move;
@@ -146,13 +244,14 @@ static void rave_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     }
 }
 
-/* Eq. 8 with Fuego's weight W = m / (1/w_init + m/w_final). */
-static inline double rave_value(const rave_data *a, const miai_edge *e) {
+/* Eq. 8 with Fuego's weight W = m / (1/w_init + m/w_final); `total` = n r, the plain
+ * payoff total (RAVE) or the accelerated one (AUCT with RAVE: only r is replaced). */
+static inline double rave_value(const rave_data *a, const miai_edge *e, double total) {
     double n = e->n, m = e->alg_b;
     double w = m > 0 ? m / (1.0 / a->w_init + m / a->w_final) : 0.0;
     if (n + w <= 0) return a->fpu;
     double rave_mean = m > 0 ? e->alg_a / m : 0.0;
-    return (e->sum + w * rave_mean) / (n + w); /* n r + W r^RAVE over n + W */
+    return (total + w * rave_mean) / (n + w); /* n r + W r^RAVE over n + W */
 }
 
 static uint32_t rave_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -161,6 +260,7 @@ static uint32_t rave_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     (void)role;
     const rave_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
+    const miai_accel *acc = a->acc;
     uint64_t parent = 0;
     bool skip_pruned = false;
     for (uint32_t i = first; i < first + count; i++) {
@@ -172,7 +272,7 @@ static uint32_t rave_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     uint32_t chosen = first, ties = 0;
     for (uint32_t i = first; i < first + count; i++) {
         if (skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)) continue;
-        double v = rave_value(a, &edges[i]);
+        double v = rave_value(a, &edges[i], acc ? acc[i].g : edges[i].sum);
         if (c > 0 && edges[i].n) v += c * sqrt(log_parent / edges[i].n);
         if (v > best) {
             best = v;
@@ -247,13 +347,14 @@ static void rave_backup(miai_policy *p, miai_search *s, const miai_path *path,
             }
         }
     }
+    if (a->acc) miai_accel_path(a->decay, d, a->acc, path, rewards);
 }
 
 int miai_rave_last_sequence(const miai_search *s, miai_move *moves, uint32_t *roles,
                             uint32_t cap, uint32_t *len, uint32_t *tree_len,
                             double *rewards, uint32_t cap_rewards) {
     if (!s || !moves || !roles || !len || !tree_len || !rewards) return MIAI_EINVAL;
-    if (s->policy.ops != &miai_rave_policy || !s->policy.data) return MIAI_EINVAL;
+    if (!rave_ops(s) || !s->policy.data) return MIAI_EINVAL;
     const rave_data *a = s->policy.data;
     if (cap < a->seq_len || cap_rewards < a->n_roles) return MIAI_EINVAL;
     memcpy(moves, a->seq, sizeof *moves * a->seq_len);
@@ -268,7 +369,7 @@ int miai_rave_root_territory(const miai_search *s, uint32_t *visits, uint32_t *b
                              uint32_t *white, uint32_t cap_edges, uint32_t n_points,
                              uint32_t *n_edges) {
     if (!s || !visits || !black || !white || !n_edges) return MIAI_EINVAL;
-    if (s->policy.ops != &miai_rave_policy || !s->policy.data) return MIAI_EINVAL;
+    if (!rave_ops(s) || !s->policy.data) return MIAI_EINVAL;
     const rave_data *a = s->policy.data;
     if (!a->territory) return MIAI_ESTATE;
     const miai_node *root = &s->dag.nodes[s->dag.root];
@@ -293,5 +394,32 @@ const miai_policy_ops miai_rave_policy = {
     .destroy = rave_destroy,
     .select = rave_select,
     .on_expand = rave_on_expand,
+    .backup = rave_backup,
+};
+
+int miai_auct_rave_edges(const miai_search *s, uint32_t node, double *total, double *velocity,
+                         uint32_t cap, uint32_t *n) {
+    if (!s || !total || !velocity || !n) return MIAI_EINVAL;
+    if (s->policy.ops != &miai_auct_rave_policy || !s->policy.data) return MIAI_EINVAL;
+    if (node >= s->dag.n_nodes) return MIAI_EINVAL;
+    const rave_data *a = s->policy.data;
+    if (!a->acc) return MIAI_ESTATE;
+    const miai_node *x = &s->dag.nodes[node];
+    *n = x->n_edges;
+    if (cap < x->n_edges) return MIAI_EINVAL;
+    for (uint32_t k = 0; k < x->n_edges; k++) {
+        total[k] = a->acc[x->first_edge + k].g;
+        velocity[k] = a->acc[x->first_edge + k].v;
+    }
+    return MIAI_OK;
+}
+
+const miai_policy_ops miai_auct_rave_policy = {
+    .name = "auct_rave",
+    .init = rave_init,
+    .destroy = rave_destroy,
+    .select = rave_select,
+    .on_expand = rave_on_expand,
+    .on_reroot = rave_on_reroot,
     .backup = rave_backup,
 };

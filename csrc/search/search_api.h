@@ -33,7 +33,8 @@
 #define MIAI_ALG_DUCT 3      /* auct.c */
 #define MIAI_ALG_UCTSTAR 4   /* uctstar.c: UCT*, MCTS*, UCT with the solver */
 #define MIAI_ALG_RAVE 5      /* rave.c: RAVE/AMAF with priors */
-#define MIAI_ALG_COUNT 6
+#define MIAI_ALG_AUCT_RAVE 6 /* rave.c: RAVE with the accelerated ratio of auct.c */
+#define MIAI_ALG_COUNT 7
 
 #define MIAI_MODE_TREE 0   /* no transposition detection */
 #define MIAI_MODE_DAG 1    /* one node per position */

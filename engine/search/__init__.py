@@ -5,10 +5,11 @@ from engine.search.rave import RAVE
 from engine.search.result import MoveStats, SearchResult, confidence_interval
 from engine.search.search import EdgeStats, Search
 from engine.search.uct import UCT
-from engine.search.variants import AUCT, DUCT, UCD, MCTSStar, PrunedUCT, UCTStar
+from engine.search.variants import AUCT, AUCTRAVE, DUCT, UCD, MCTSStar, PrunedUCT, UCTStar
 
 __all__ = [
     "AUCT",
+    "AUCTRAVE",
     "DUCT",
     "MCTSStar",
     "PrunedUCT",
