@@ -22,7 +22,9 @@
  * board, side, ko point and pass count but different histories have the same key and
  * are one DAG node: their futures differ only where positional superko forbids a
  * long cycle (triple ko and the like), which is rare; such a move is still safe to
- * `play` (it only repeats a position), so a shared node never corrupts a state.
+ * `play` (it only repeats a position), so a shared node never corrupts a state, and
+ * when such a node becomes the search root its edges illegal in the real history are
+ * pruned (miai_mcts_set_root), so the engine never plays a superko-illegal move.
  *
  * Playouts (the `playout` op) with policy = 0: uniformly random among the points that are not an own
  * eye (go_is_own_eye), not suicide and not the simple-ko point -- simple ko instead

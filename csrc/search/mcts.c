@@ -254,6 +254,32 @@ void miai_mcts_done(miai_search *s) {
     s->path.steps = NULL;
 }
 
+/* A node is keyed by position, not history, so a reused root may have been expanded
+ * from another history whose legal moves differ (Go's positional superko: the same
+ * stones and player to move, but a different set of earlier positions).  Edges whose
+ * move is not legal in the real root state are marked pruned, so neither selection
+ * nor the final choice can take them; nothing clears that flag while they are root
+ * edges.  Legal moves the other history lacked are not added: the root then searches
+ * a subset of its moves, which is safe.  Cost: one legal-move generation per role. */
+static void prune_foreign_root_edges(miai_search *s) {
+    const miai_game *g = s->game;
+    miai_dag *d = &s->dag;
+    const miai_node *x = &d->nodes[d->root];
+    if (!miai_dag_expanded(d, d->root)) return;
+    bool simultaneous = miai_chead_of(s->root_state)->to_move == MIAI_SIMULTANEOUS;
+    for (uint32_t r = 0; r < g->facts.n_roles; r++) {
+        uint32_t n_legal = g->ops->legal(g, s->root_state, r, s->moves);
+        if (n_legal == 0) continue;
+        for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
+            miai_edge *e = &d->edges[i];
+            if (simultaneous && miai_edge_role(e) != r) continue;
+            uint32_t j = 0;
+            while (j < n_legal && s->moves[j] != e->move) j++;
+            if (j == n_legal) e->flags |= MIAI_EDGE_PRUNED;
+        }
+    }
+}
+
 int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     miai_dag *d = &s->dag;
     const miai_head *h = miai_chead_of(s->root_state);
@@ -264,8 +290,10 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     if (node == MIAI_NIL && d->n_nodes) node = miai_dag_lookup(d, h->key, h->key2);
     int rc = MIAI_OK;
     if (node != MIAI_NIL) rc = miai_dag_reroot(d, node);
-    if (node != MIAI_NIL && rc == MIAI_OK && s->policy.ops->on_reroot)
-        s->policy.ops->on_reroot(&s->policy, s);
+    if (node != MIAI_NIL && rc == MIAI_OK) {
+        prune_foreign_root_edges(s);
+        if (s->policy.ops->on_reroot) s->policy.ops->on_reroot(&s->policy, s);
+    }
     if (node == MIAI_NIL || rc != MIAI_OK) {
         miai_dag_clear(d);
         node = miai_dag_new_node(d, s->root_state);

@@ -248,6 +248,11 @@ int miai_search_set_pruned(miai_search *s, uint32_t index, int pruned) {
     const miai_node *x = &s->dag.nodes[s->dag.root];
     if (index >= x->n_edges) return MIAI_EINVAL;
     miai_edge *e = &s->dag.edges[x->first_edge + index];
+    /* A move illegal in the real root state (pruned by miai_mcts_set_root) stays out. */
+    int32_t tm = miai_chead_of(s->root_state)->to_move;
+    uint32_t role = tm == MIAI_SIMULTANEOUS ? miai_edge_role(e) : (uint32_t)tm;
+    if (!pruned && !miai_game_is_legal(s->game, s->root_state, role, e->move))
+        return MIAI_EINVAL;
     if (pruned) e->flags |= MIAI_EDGE_PRUNED;
     else e->flags &= ~MIAI_EDGE_PRUNED;
     return MIAI_OK;

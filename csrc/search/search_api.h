@@ -126,7 +126,10 @@ int miai_search_root_role_means(const miai_search *s, uint32_t index, double *ou
 /* Edges of the root; *n gets the count (cap >= it, else MIAI_EINVAL). */
 int miai_search_root_edges(const miai_search *s, miai_edge_stats *out, uint32_t cap,
                            uint32_t *n);
-/* Exclude (pruned = 1) or re-admit (0) the root edge `index` from selection. */
+/* Exclude (pruned = 1) or re-admit (0) the root edge `index` from selection.  A root
+ * reused from the graph may hold edges of moves illegal in the real root state (a
+ * position reached by another history, e.g. Go's superko); those are pruned when the
+ * root is set and re-admitting one is MIAI_EINVAL. */
 int miai_search_set_pruned(miai_search *s, uint32_t index, int pruned);
 /* The final choice (configured rule) at the root: root edge index of role `role`'s
  * move (role is ignored at alternating roots).  MIAI_ESTATE if the root is terminal. */

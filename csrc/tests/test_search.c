@@ -186,6 +186,71 @@ static const miai_game_ops race_ops = {
     .move_from_text = digit_from_text, .render = no_render,
 };
 
+/* ---- detour: a state whose legal moves depend on history outside its key ----
+ * Player 0 picks A (0) or B (1); both reach the same keyed position where player 1
+ * moves, but the win move Y (1) is legal there only after B -- as Go's positional
+ * superko makes the moves of one board depend on the boards before it.  X (0) loses
+ * for player 1. */
+
+typedef struct {
+    miai_head head;
+    uint32_t stage, via_b, winner;
+} detour_state;
+
+static void detour_keys(detour_state *s) {
+    s->head.key = mix(0xde70ull + s->stage * 4 + (uint32_t)(s->head.to_move + 2));
+    s->head.key2 = mix(0x7e0dull + s->stage * 4 + (uint32_t)(s->head.to_move + 2));
+}
+static void detour_init(const miai_game *g, void *state) {
+    (void)g;
+    detour_state *s = state;
+    memset(s, 0, sizeof *s);
+    detour_keys(s);
+}
+static uint32_t detour_legal(const miai_game *g, const void *state, uint32_t r,
+                             miai_move *out) {
+    (void)g;
+    const detour_state *s = state;
+    if ((int32_t)r != s->head.to_move) return 0;
+    out[0] = 0;
+    out[1] = 1;
+    return s->stage == 0 || s->via_b ? 2 : 1;
+}
+static void detour_play(const miai_game *g, void *state, const miai_move *m) {
+    (void)g;
+    detour_state *s = state;
+    miai_move move = m[s->head.to_move];
+    s->head.ply++;
+    if (s->stage == 0) {
+        s->via_b = move == 1;
+        s->stage = 1;
+        s->head.to_move = 1;
+    } else {
+        s->stage = 2;
+        s->winner = move == 1 ? 1 : 0;
+        s->head.to_move = MIAI_NOBODY;
+    }
+    detour_keys(s);
+}
+static void detour_rewards(const miai_game *g, const void *state, double *out) {
+    (void)g;
+    const detour_state *s = state;
+    out[0] = s->winner == 0 ? 1.0 : 0.0;
+    out[1] = 1.0 - out[0];
+}
+static void detour_key_full(const miai_game *g, const void *s, uint64_t *k, uint64_t *k2) {
+    (void)g;
+    detour_state copy = *(const detour_state *)s;
+    detour_keys(&copy);
+    *k = copy.head.key;
+    *k2 = copy.head.key2;
+}
+static const miai_game_ops detour_ops = {
+    .init = detour_init, .legal = detour_legal, .play = detour_play,
+    .rewards = detour_rewards, .key_full = detour_key_full, .move_to_text = digit_text,
+    .move_from_text = digit_from_text, .render = no_render,
+};
+
 static miai_game make_game(const miai_game_ops *ops, miai_game_facts facts, void *data) {
     miai_game g;
     memset(&g, 0, sizeof g);
@@ -207,6 +272,13 @@ static miai_game race_game(void) {
     return make_game(&race_ops,
                      (miai_game_facts){.n_roles = 3, .state_size = sizeof(race_state),
                                        .num_moves = 2, .max_legal = 2, .max_plies = 7},
+                     NULL);
+}
+
+static miai_game detour_game(void) {
+    return make_game(&detour_ops,
+                     (miai_game_facts){.n_roles = 2, .state_size = sizeof(detour_state),
+                                       .num_moves = 2, .max_legal = 2, .max_plies = 2},
                      NULL);
 }
 
@@ -632,6 +704,43 @@ static void bad_input_is_rejected(void) {
     miai_game_free(ttt);
 }
 
+/* A shared node first expanded after B holds the edge Y; reached for real after A,
+ * where Y is illegal, that edge must be pruned at the new root so that neither the
+ * search nor the final choice can play it (the Go superko bug this guards against). */
+static void reused_root_prunes_moves_illegal_in_its_history(void) {
+    miai_game g = detour_game();
+    detour_state start;
+    detour_init(&g, &start);
+    int seen = 0;
+    for (uint64_t seed = 1; seed <= 32 && !seen; seed++) {
+        miai_search *s = new_search(&g, &start, config(MIAI_MODE_DAG, seed, 64));
+        run(s, 200);
+        /* Did B reach the shared node first (it then has both edges)? */
+        miai_edge_stats root[2], shared[2];
+        uint32_t n = 0, m = 0;
+        CHECK(miai_search_root_edges(s, root, 2, &n) == MIAI_OK && n == 2);
+        CHECK(root[0].child != NIL && root[0].child == root[1].child);
+        CHECK(miai_search_node_edges(s, root[0].child, shared, 2, &m) == MIAI_OK);
+        if (m == 2) {
+            seen = 1;
+            miai_move a = 0;
+            CHECK(miai_search_advance(s, &a, 1) == MIAI_OK);
+            CHECK(miai_search_root_edges(s, shared, 2, &m) == MIAI_OK && m == 2);
+            CHECK(shared[1].move == 1 && (shared[1].flags & MIAI_EDGE_FLAG_PRUNED));
+            CHECK(!(shared[0].flags & MIAI_EDGE_FLAG_PRUNED));
+            CHECK(miai_search_set_pruned(s, 1, 0) == MIAI_EINVAL);
+            CHECK(miai_search_set_pruned(s, 0, 1) == MIAI_OK);
+            CHECK(miai_search_set_pruned(s, 0, 0) == MIAI_OK);
+            uint32_t best = NIL;
+            run(s, 50);
+            CHECK(miai_search_best(s, 1, &best) == MIAI_OK && best == 0);
+            CHECK(miai_search_select_root(s, 1, &best) == MIAI_OK && best == 0);
+        }
+        miai_search_free(s);
+    }
+    CHECK(seen);
+}
+
 int main(void) {
     ctest_case cases[] = {
         {"tree_and_dag_agree_without_transpositions", tree_and_dag_agree_without_transpositions},
@@ -641,6 +750,8 @@ int main(void) {
         {"byte_budget_holds", byte_budget_holds},
         {"every_game_search_and_advance", every_game_search_and_advance},
         {"reroot_keeps_child_statistics", reroot_keeps_child_statistics},
+        {"reused_root_prunes_moves_illegal_in_its_history",
+         reused_root_prunes_moves_illegal_in_its_history},
         {"batch_splits_do_not_matter", batch_splits_do_not_matter},
         {"two_searches_in_two_threads", two_searches_in_two_threads},
         {"bad_input_is_rejected", bad_input_is_rejected},
