@@ -75,7 +75,8 @@ def read_log(path: Path) -> dict[int, Outcome]:
     for line in path.read_text().splitlines():
         if line.strip():
             row = json.loads(line)
-            out[int(row.pop("index"))] = Outcome(**row)
+            index = int(row.pop("index"))  # before Outcome(**row): no "index" field
+            out[index] = Outcome(**row)
     return out
 
 

@@ -70,3 +70,21 @@ def test_bench_playouts_runs_without_openspiel() -> None:
     assert run.returncode == 0, run.stderr
     assert "not installed" in run.stderr
     assert table_rows(run.stdout)["tictactoe"][1:] and "OpenSpiel" not in run.stdout
+
+
+def test_match_gnugo_summary_reads_split_logs(tmp_path: Path) -> None:
+    """--summary takes the union of --log files (a later line for a game wins)."""
+    import json
+
+    def row(index: int, won: bool) -> str:
+        return json.dumps({"index": index, "miai_black": index % 2 == 0, "miai_won": won,
+                           "gnugo_score": "B+4.0", "miai_score": "B+4.0", "plies": 90,
+                           "seconds": 1.0})
+
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join([row(0, True), row(1, False), row(1, True)]) + "\n")
+    second.write_text(row(50, False) + "\n\n")
+    done = run_script("match_gnugo.py", "--bot", "go9", "--summary", str(first), str(second))
+    assert done.returncode == 0, done.stderr
+    cells = next(r for r in table_rows(done.stdout).values() if r[0] == "go9")
+    assert cells[2:4] == ["3", "2"], done.stdout
