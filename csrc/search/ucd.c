@@ -3,7 +3,20 @@
  *
  * Parameters: cfg.c; params[0..2] = d1, d2, d3 (a depth >= 0, or < 0 for infinity);
  * params[3] = backup: 0 update-descent, 1 update-all, 2 the incremental update of
- * section 3.4; params[MIAI_PARAM_SOLVER].
+ * section 3.4; params[4] = prime: whose n', mu' eq. (10) and (12) read (below);
+ * params[MIAI_PARAM_SOLVER].
+ *
+ * n'(e), mu'(e) (sec. 2: the payoffs attached to x between its apparition and its
+ * first child, "x a node or an edge"):
+ *   - prime = edge (default): the edge's own, as eq. (10) and (12) are written;
+ *     the payoffs of the playouts that started at e's destination and came through e;
+ *   - prime = node: those of e's destination node y, whichever in-edge they came
+ *     through: n'(y) = playouts that started at y (P below).  With it every in-edge
+ *     of y has mu_1 = the mean of y's payoffs and n_1 = y's visits (update-descent),
+ *     so (1, 0, 1) is exactly the simple transposition table of section 2 (node
+ *     statistics, parent term eq. (2)'s p = payoffs the children got through the
+ *     parent).  An edge without a destination (the node budget was full) keeps its
+ *     own n', mu'.
  *
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
  * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
@@ -37,6 +50,7 @@
 #include <string.h>
 
 #include "algos.h"
+#include "variants_api.h"
 
 enum { UCD_DESCENT = 0, UCD_ALL = 1, UCD_INCREMENTAL = 2 };
 
@@ -47,6 +61,11 @@ typedef struct {
     int32_t mover;   /* role of the node's edges; -1 when it has none */
     uint32_t unused;
 } ucd_sums;
+
+/* n'(y) and its payoff total for role 0 of a node y (prime = node). */
+typedef struct {
+    double n, q;
+} ucd_prime;
 
 /* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
  * children (edges of a node are contiguous, so are these). */
@@ -59,6 +78,7 @@ typedef struct {
     double depth[3];           /* d1, d2, d3; INFINITY for infinity */
     uint32_t backup;
     bool solver;
+    bool node_prime;           /* prime = node: n', mu' of the destination (P) */
     bool broken;               /* an allocation failed: sums are no longer kept */
     bool recurse;              /* no sums at all (memory): infinity by bounded recursion */
     bool refresh;              /* sums recomputed below a node before each use */
@@ -67,6 +87,7 @@ typedef struct {
     ucd_sums *S;               /* per node */
     ucd_sums *D;               /* per node, scratch of one update: the changes */
     ucd_cache *E;              /* per edge: mu_inf and n_inf (contiguous for selection) */
+    ucd_prime *P;              /* per node, prime = node only: n'(y), its payoff total */
     uint32_t *in_head;         /* per node: first in-edge */
     uint32_t *in_next;         /* per edge: next in-edge of the same child */
     uint32_t *origin;          /* per edge: the node it leaves */
@@ -76,6 +97,8 @@ typedef struct {
     uint32_t init_nodes;       /* nodes [0, init_nodes) have their sums and lists set */
     uint64_t seen_iterations;  /* root_iterations at the last backup, + 1 */
     uint64_t seen_key, seen_key2;
+    uint64_t p_seen_iterations; /* the same for P */
+    uint64_t p_seen_key, p_seen_key2;
 } ucd_data;
 
 static bool grow(void **p, uint32_t cap, size_t elem) {
@@ -96,7 +119,8 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
                   grow((void **)&u->stamp, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->order, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->stack, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->iter, cap, sizeof(uint32_t));
+                  grow((void **)&u->iter, cap, sizeof(uint32_t)) &&
+                  (!u->node_prime || grow((void **)&u->P, cap, sizeof(ucd_prime)));
         if (!ok) return false;
         memset(u->stamp + u->cap_nodes, 0, (size_t)(cap - u->cap_nodes) * sizeof(uint32_t));
         u->cap_nodes = cap;
@@ -123,15 +147,29 @@ static uint32_t next_epoch(ucd_data *u) {
 
 /* ---- the adapted statistics ----------------------------------------------------- */
 
-/* Payoff total of the n' part of e, for role `to`. */
-static inline double prime_q(const miai_edge *e, uint32_t to) {
+/* Does e read its destination's n', mu' (prime = node, P kept, e has one)? */
+static inline bool node_prime_of(const ucd_data *u, const miai_edge *e) {
+    return u->node_prime && !u->recurse && e->child != MIAI_NIL;
+}
+
+/* n'(e) of eq. (10) and (12): the edge's or, prime = node, its destination's. */
+static inline double prime_n(const ucd_data *u, const miai_edge *e) {
+    return node_prime_of(u, e) ? u->P[e->child].n : e->n_prime;
+}
+
+/* Payoff total of the n' part of e (mu'(e) n'(e)), for role `to`. */
+static inline double prime_q(const ucd_data *u, const miai_edge *e, uint32_t to) {
+    if (node_prime_of(u, e)) {
+        const ucd_prime *y = &u->P[e->child];
+        return miai_q_for(y->q, y->n, 0, to);
+    }
     return miai_q_for(e->sum_prime, e->n_prime, miai_role_of(e), to);
 }
 
 /* mu_inf(e) * n(e) as a total for role `to`, from the kept sums (eq. 14). */
 static double q_inf(const ucd_data *u, const miai_dag *d, const miai_edge *e, uint32_t to) {
     (void)d;
-    double num = prime_q(e, to), den = e->n_prime;
+    double num = prime_q(u, e, to), den = prime_n(u, e);
     if (e->child != MIAI_NIL) {
         const ucd_sums *y = &u->S[e->child];
         if (y->mover >= 0) {
@@ -151,7 +189,8 @@ static inline double mean_of(double num, double den) { return den > 0 ? num * (1
 static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
     const miai_edge *e = &d->edges[i];
     uint32_t role = miai_role_of(e);
-    double num = prime_q(e, role), den = e->n_prime, n = e->n_prime, num1 = num;
+    double np = prime_n(u, e);
+    double num = prime_q(u, e, role), den = np, n = np, num1 = num;
     if (e->child != MIAI_NIL) {
         const ucd_sums *y = &u->S[e->child];
         if (y->mover >= 0) {
@@ -173,16 +212,16 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
         num = miai_q_for(e->sum, e->n, miai_role_of(e), to);
         den = e->n;
     } else if (isinf(depth) && !u->recurse) { /* the sums, kept or refreshed */
-        num = prime_q(e, to);
-        den = e->n_prime;
+        num = prime_q(u, e, to);
+        den = prime_n(u, e);
         if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
             const ucd_sums *y = &u->S[e->child];
             num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
             den += y->b;
         }
     } else {
-        num = prime_q(e, to);
-        den = e->n_prime;
+        num = prime_q(u, e, to);
+        den = prime_n(u, e);
         if (e->child != MIAI_NIL) {
             const miai_node *y = &d->nodes[e->child];
             for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
@@ -202,7 +241,7 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
 /* n_d(e): eq. (11) at depth 0, eq. (12) above. */
 static double n_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, double depth) {
     if (depth == 0) return e->n;
-    double n = e->n_prime;
+    double n = prime_n(u, e);
     if (e->child == MIAI_NIL) return n;
     if (isinf(depth) && !u->recurse) return n + u->S[e->child].c;
     const miai_node *y = &d->nodes[e->child];
@@ -292,7 +331,7 @@ static void node_sums(ucd_data *u, const miai_dag *d, uint32_t x) {
         const miai_edge *f = &d->edges[i];
         a += q_inf(u, d, f, (uint32_t)mover);
         b += f->n;
-        c += f->n_prime + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
+        c += prime_n(u, f) + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
         q0 += f->sum;
         cache_edge(u, d, i);
     }
@@ -325,6 +364,54 @@ static void refresh_below(ucd_data *u, const miai_dag *d, uint32_t node) {
     }
 }
 
+/* prime = node: P from the graph's edges (first use, after a re-root).  A playout
+ * from y is in n' of the in-edge it came through (update-descent, incremental) or of
+ * every in-edge y had then (update-all; the edge that created y had them all, so it
+ * is the one with the largest n'). */
+static void prime_rebuild(ucd_data *u, miai_search *s) {
+    miai_dag *d = &s->dag;
+    if (!ucd_reserve(u, d)) {
+        u->broken = true;
+        u->recurse = true;
+        return;
+    }
+    memset(u->P, 0, (size_t)d->n_nodes * sizeof(ucd_prime));
+    for (uint32_t i = 0; i < d->n_edges; i++) {
+        const miai_edge *e = &d->edges[i];
+        if (e->child == MIAI_NIL || e->n_prime == 0) continue;
+        ucd_prime *y = &u->P[e->child];
+        double q = miai_q_for(e->sum_prime, e->n_prime, miai_role_of(e), 0);
+        if (u->backup != UCD_ALL) {
+            y->n += e->n_prime;
+            y->q += q;
+        } else if (e->n_prime > y->n) {
+            *y = (ucd_prime){.n = e->n_prime, .q = q};
+        }
+    }
+    /* nodes made from now on start empty (ucd_grow) */
+    if (u->init_nodes > d->n_nodes) u->init_nodes = d->n_nodes;
+    const miai_node *root = &d->nodes[d->root];
+    u->p_seen_key = root->key;
+    u->p_seen_key2 = root->key2;
+    u->p_seen_iterations = s->root_iterations;
+}
+
+/* Make P current (prime = node): rebuilt when the graph changed under it. */
+static void prime_sync(ucd_data *u, miai_search *s) {
+    if (!u->node_prime || u->recurse) return;
+    const miai_node *root = &s->dag.nodes[s->dag.root];
+    if (u->p_seen_iterations != s->root_iterations || u->p_seen_key != root->key ||
+        u->p_seen_key2 != root->key2)
+        prime_rebuild(u, s);
+}
+
+/* A playout from `leaf` (prime = node): one more payoff in n'(leaf), mu'(leaf). */
+static void prime_add(ucd_data *u, uint32_t leaf, const double *rewards) {
+    if (!u->node_prime || u->recurse || leaf == MIAI_NIL) return;
+    u->P[leaf].n += 1.0;
+    u->P[leaf].q += rewards[0];
+}
+
 /* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
  * children before parents (refresh_below from the root). */
 static void ucd_rebuild(ucd_data *u, miai_search *s) {
@@ -334,6 +421,7 @@ static void ucd_rebuild(ucd_data *u, miai_search *s) {
         u->recurse = true;
         return;
     }
+    prime_sync(u, s);
     for (uint32_t x = 0; x < d->n_nodes; x++) {
         u->in_head[x] = MIAI_NIL;
         const miai_node *y = &d->nodes[x];
@@ -353,6 +441,8 @@ static void ucd_sync(ucd_data *u, miai_search *s);
 
 /* Make the sums current for a use at `node`. */
 static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
+    if (u->recurse) return;
+    prime_sync(u, s);
     if (u->recurse) return;
     if (u->refresh) refresh_below(u, &s->dag, node);
     else ucd_sync(u, s);
@@ -409,7 +499,7 @@ static inline double q_from(double sum_p, double n_p, uint32_t role, uint32_t to
  * changes its origin's A by n(e) * (mu_new(e) - mu_old(e)), which is eq. (15) times
  * the origin's denominator; path edges also change n, n', sum'. */
 static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const double *rewards,
-                             bool all) {
+                             bool all, const ucd_prime *leaf_before) {
     uint32_t n = ancestors(u, d, leaf);
     for (uint32_t k = 0; k < n; k++) u->D[u->order[k]] = (ucd_sums){0};
     for (uint32_t k = n; k-- > 0;) {
@@ -420,6 +510,8 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
         uint32_t mover = sums ? (uint32_t)ys->mover : 0;
         double a0 = ys->a, b0 = ys->b, c0 = ys->c;
         double a1 = a0 + dy->a, b1 = b0 + dy->b, c1 = c0 + dy->c, q01 = ys->q0 + dy->q0;
+        /* prime = node: y's n', mu' before this playout (only the leaf's changed) */
+        const ucd_prime *yp0 = u->node_prime ? (y == leaf ? leaf_before : &u->P[y]) : NULL;
         for (uint32_t i = u->in_head[y]; i != MIAI_NIL; i = u->in_next[i]) {
             miai_edge *e = &d->edges[i];
             uint32_t role = miai_role_of(e), x = u->origin[i];
@@ -427,9 +519,14 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
             bool prime = hit && y == leaf;
             bool fresh = e->flags & MIAI_EDGE_FRESH; /* had no child before this playout */
             double r = rewards[role];
-            double q0 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a0, b0, mover,
-                               sums && !fresh);
-            double np0 = e->n_prime;
+            /* n', mu' n' as e read them before the playout (a fresh edge had no
+             * destination: its own) */
+            double np0 = e->n_prime, sp0 = e->sum_prime;
+            if (yp0 && !fresh) {
+                np0 = yp0->n;
+                sp0 = miai_q_for(yp0->q, yp0->n, 0, role);
+            }
+            double q0 = q_from(sp0, np0, role, role, e->n, a0, b0, mover, sums && !fresh);
             if (hit) {
                 e->sum += r;
                 if (prime) {
@@ -438,19 +535,18 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
                 }
                 e->n++;
             }
-            double q1 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a1, b1, mover, sums);
-            double den1 = e->n_prime + (sums ? b1 : 0.0);
-            double num1 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
-                          (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
-            double num01 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
-                           (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
-            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = e->n_prime + c1,
+            double np1 = prime_n(u, e), sp1 = prime_q(u, e, role);
+            double q1 = q_from(sp1, np1, role, role, e->n, a1, b1, mover, sums);
+            double den1 = np1 + (sums ? b1 : 0.0);
+            double num1 = sp1 + (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
+            double num01 = sp1 + (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = np1 + c1,
                                   .mu1 = mean_of(num01, den1), .n1 = den1};
             ucd_sums *dx = &u->D[x];
             dx->a += q1 - q0;
             dx->b += hit ? 1.0 : 0.0;
             dx->q0 += hit ? r : 0.0;
-            dx->c += (e->n_prime - np0) + (fresh ? c1 : c1 - c0);
+            dx->c += (np1 - np0) + (fresh ? c1 : c1 - c0);
         }
         ys->a = a1;
         ys->b = b1;
@@ -489,10 +585,17 @@ static int ucd_init(miai_policy *p, miai_search *s) {
         return MIAI_EINVAL;
     }
     u->backup = (uint32_t)b;
+    double pm = p->cfg.params[MIAI_P_UCD_PRIME];
+    if (!(pm == MIAI_UCD_PRIME_EDGE || pm == MIAI_UCD_PRIME_NODE)) {
+        free(u);
+        return MIAI_EINVAL;
+    }
+    u->node_prime = pm == MIAI_UCD_PRIME_NODE;
     u->solver = miai_solver_on(p);
     u->refresh = u->backup == UCD_DESCENT;
     u->inf_depth = (double)s->game->facts.max_plies + 1.0;
     u->seen_iterations = UINT64_MAX;
+    u->p_seen_iterations = UINT64_MAX;
     p->data = u;
     return MIAI_OK;
 }
@@ -503,6 +606,7 @@ static void ucd_destroy(miai_policy *p) {
     free(u->S);
     free(u->D);
     free(u->E);
+    free(u->P);
     free(u->in_head);
     free(u->in_next);
     free(u->origin);
@@ -534,6 +638,7 @@ static bool ucd_grow(ucd_data *u, const miai_dag *d) {
     for (uint32_t x = u->init_nodes; x < d->n_nodes; x++) {
         u->S[x] = (ucd_sums){.mover = -1};
         u->in_head[x] = MIAI_NIL;
+        if (u->node_prime) u->P[x] = (ucd_prime){0};
     }
     if (d->n_nodes > u->init_nodes) u->init_nodes = d->n_nodes;
     return true;
@@ -604,14 +709,17 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
     ucd_grow(u, d);
+    prime_sync(u, s);
     if (!u->recurse && !u->refresh && miai_path_simultaneous(d, path)) {
         /* decoupled UCT's statistics; the sums of the path's nodes from their edges */
         ucd_sync(u, s);
         miai_backup_descent(s, path, rewards);
+        prime_add(u, path->leaf, rewards);
         for (uint32_t k = path->len; k-- > 0;) node_sums(u, d, path->steps[k].node);
         u->seen_iterations = s->root_iterations + 1;
     } else if (u->recurse || u->refresh || path->len == 0) {
         miai_backup_descent(s, path, rewards);
+        prime_add(u, path->leaf, rewards);
     } else {
         ucd_sync(u, s);
         for (uint32_t k = 0; k < path->len; k++)
@@ -627,12 +735,16 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
         } else {
             for (uint32_t k = 0; k < path->len; k++)
                 d->edges[path->steps[k].edge].flags |= MIAI_EDGE_ONPATH;
-            update_ancestors(u, d, path->leaf, rewards, u->backup == UCD_ALL);
+            ucd_prime before = {0};
+            if (u->node_prime && !u->recurse) before = u->P[path->leaf];
+            prime_add(u, path->leaf, rewards);
+            update_ancestors(u, d, path->leaf, rewards, u->backup == UCD_ALL, &before);
         }
         for (uint32_t k = 0; k < path->len; k++)
             d->edges[path->steps[k].edge].flags &= ~(MIAI_EDGE_ONPATH | MIAI_EDGE_FRESH);
         u->seen_iterations = s->root_iterations + 1;
     }
+    if (u->node_prime && !u->recurse) u->p_seen_iterations = s->root_iterations + 1;
     if (u->solver) miai_solver_backup(s, path, rewards);
 }
 

@@ -23,6 +23,7 @@
 #define MIAI_P_UCD_D2 1
 #define MIAI_P_UCD_D3 2
 #define MIAI_P_UCD_BACKUP 3    /* MIAI_UCD_* */
+#define MIAI_P_UCD_PRIME 4     /* MIAI_UCD_PRIME_*: whose n', mu' eq. (10), (12) read */
 #define MIAI_P_LAMBDA 0        /* AUCT, DUCT: decay in (0, 1] */
 #define MIAI_P_STAR_P 0        /* UCT*: pruning rate */
 #define MIAI_P_STAR_STEP 1     /* UCT*: step width s >= 1 */
@@ -34,6 +35,8 @@
 #define MIAI_UCD_DESCENT 0
 #define MIAI_UCD_ALL 1
 #define MIAI_UCD_INCREMENTAL 2
+#define MIAI_UCD_PRIME_EDGE 0  /* n'(e), mu'(e) of the edge (eq. 10, 12 as written) */
+#define MIAI_UCD_PRIME_NODE 1  /* n'(y), mu'(y) of its destination node y (sec. 2) */
 
 /* Edge flag bits set by these policies (miai_edge_stats.flags). */
 #define MIAI_FLAG_WIN 256      /* MCTS-Solver: proven win for the edge's role */
