@@ -62,9 +62,11 @@ typedef struct {
     uint32_t unused;
 } ucd_sums;
 
-/* n'(y) and its payoff total for role 0 of a node y (prime = node). */
+/* n'(y) and its payoff total for role 0 of a node y (prime = node), and y's keys
+ * (to carry it across a re-root). */
 typedef struct {
     double n, q;
+    uint64_t key, key2;
 } ucd_prime;
 
 /* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
@@ -375,7 +377,8 @@ static void prime_rebuild(ucd_data *u, miai_search *s) {
         u->recurse = true;
         return;
     }
-    memset(u->P, 0, (size_t)d->n_nodes * sizeof(ucd_prime));
+    for (uint32_t x = 0; x < d->n_nodes; x++)
+        u->P[x] = (ucd_prime){.key = d->nodes[x].key, .key2 = d->nodes[x].key2};
     for (uint32_t i = 0; i < d->n_edges; i++) {
         const miai_edge *e = &d->edges[i];
         if (e->child == MIAI_NIL || e->n_prime == 0) continue;
@@ -394,6 +397,28 @@ static void prime_rebuild(ucd_data *u, miai_search *s) {
     u->p_seen_key = root->key;
     u->p_seen_key2 = root->key2;
     u->p_seen_iterations = s->root_iterations;
+}
+
+/* The graph was compacted (advance): in DAG mode P moves with its nodes (node order
+ * is kept and each position has one node, so the kept nodes are found in order by
+ * their keys); the edges into a kept node may have been dropped with their origins,
+ * so P could not be rebuilt from the graph.  In tree mode a kept node keeps its one
+ * in-edge: prime_sync rebuilds P from the graph. */
+static void ucd_on_reroot(miai_policy *p, miai_search *s) {
+    ucd_data *u = p->data;
+    miai_dag *d = &s->dag;
+    if (!u->node_prime || u->recurse || d->tree_mode) return;
+    uint32_t old = u->init_nodes < u->cap_nodes ? u->init_nodes : u->cap_nodes, i = 0;
+    for (uint32_t j = 0; j < d->n_nodes; j++) { /* j <= i: moving down in place is safe */
+        const miai_node *x = &d->nodes[j];
+        while (i < old && (u->P[i].key != x->key || u->P[i].key2 != x->key2)) i++;
+        u->P[j] = i < old ? u->P[i++] : (ucd_prime){.key = x->key, .key2 = x->key2};
+    }
+    u->init_nodes = d->n_nodes;
+    const miai_node *root = &d->nodes[d->root];
+    u->p_seen_key = root->key;
+    u->p_seen_key2 = root->key2;
+    u->p_seen_iterations = 0; /* the search restarts its root count */
 }
 
 /* Make P current (prime = node): rebuilt when the graph changed under it. */
@@ -638,7 +663,8 @@ static bool ucd_grow(ucd_data *u, const miai_dag *d) {
     for (uint32_t x = u->init_nodes; x < d->n_nodes; x++) {
         u->S[x] = (ucd_sums){.mover = -1};
         u->in_head[x] = MIAI_NIL;
-        if (u->node_prime) u->P[x] = (ucd_prime){0};
+        if (u->node_prime)
+            u->P[x] = (ucd_prime){.key = d->nodes[x].key, .key2 = d->nodes[x].key2};
     }
     if (d->n_nodes > u->init_nodes) u->init_nodes = d->n_nodes;
     return true;
@@ -786,6 +812,7 @@ const miai_policy_ops miai_ucd_policy = {
     .destroy = ucd_destroy,
     .select = ucd_select,
     .on_expand = ucd_on_expand,
+    .on_reroot = ucd_on_reroot,
     .backup = ucd_backup,
     .final = ucd_final,
 };

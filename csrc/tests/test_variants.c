@@ -29,6 +29,9 @@ static const variant VARIANTS[] = {
     {MIAI_ALG_UCD, {-1, -1, -1, MIAI_UCD_ALL}},
     {MIAI_ALG_UCD, {2, 1, 0, MIAI_UCD_DESCENT}},
     {MIAI_ALG_UCD, {0, 1, 2, MIAI_UCD_INCREMENTAL}},
+    {MIAI_ALG_UCD, {1, 0, 1, MIAI_UCD_INCREMENTAL, MIAI_UCD_PRIME_NODE}},
+    {MIAI_ALG_UCD, {-1, 2, 1, MIAI_UCD_ALL, MIAI_UCD_PRIME_NODE, 0, 0, 1}},
+    {MIAI_ALG_UCD, {-1, 1, -1, MIAI_UCD_DESCENT, MIAI_UCD_PRIME_NODE}},
     {MIAI_ALG_AUCT, {0.9, 0, 0, 0, 0, 0, 0, 1}},
     {MIAI_ALG_DUCT, {0.99}},
     {MIAI_ALG_UCTSTAR, {0.1, 10, 0, 1, 0, 0, 0, 1}},
@@ -108,6 +111,9 @@ static void bad_input_is_refused(void) {
     cfg.params[MIAI_P_UCD_BACKUP] = 7;
     CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
     cfg.params[MIAI_P_UCD_BACKUP] = 0;
+    cfg.params[MIAI_P_UCD_PRIME] = 2;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_UCD_PRIME] = 0;
     cfg.algorithm = MIAI_ALG_AUCT;
     cfg.params[MIAI_P_LAMBDA] = 0;
     CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
