@@ -87,3 +87,16 @@ def random_walk_state(game: Any, plies: int, rng: random.Random) -> Any:
 
 def root_stats(search: Search) -> list[tuple[int, int, float, int]]:
     return [(e.move, e.visits, e.sum, e.visits_prime) for e in search.root_edges()]
+
+
+def role_sums(search: Search, node: int, n_roles: int) -> list[tuple[list[float], list[float]]]:
+    """UCD with every role's payoffs kept: per edge of ``node``, (payoff total per role
+    over its n payoffs, over its n' payoffs)."""
+    count = search.node(node)["n_edges"]
+    cap = 2 * n_roles * max(count, 1)
+    out = ffi.new("double[]", cap)
+    n = ffi.new("uint32_t *")
+    check(lib.miai_variant_edge_role_sums(search._ptr, node, out, cap, n), "role sums")
+    w = 2 * n_roles
+    return [([float(out[w * k + r]) for r in range(n_roles)],
+             [float(out[w * k + n_roles + r]) for r in range(n_roles)]) for k in range(n[0])]

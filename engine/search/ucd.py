@@ -7,7 +7,10 @@ incremental, the update of section 3.4 that makes large depths affordable);
 read -- the edge's own, as eq. (10) and (12) are written, or those of its destination
 node (every pre-expansion payoff that reached it, whichever edge it came through),
 which makes ``ucd:d1=1,d2=0,d3=1,prime=node`` exactly the simple transposition table;
-``final``; ``solver=1`` for the MCTS-Solver.
+``payoffs=auto|general``: ``general`` keeps every role's payoff totals (any rewards);
+``auto`` (default) does so for games with more than two roles and otherwise assumes
+the two roles' rewards sum to 1; ``final``; ``solver=1`` for the MCTS-Solver (one or
+two roles).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ BACKUPS = {
     "incremental": int(lib.MIAI_UCD_INCREMENTAL),
 }
 PRIMES = {"edge": int(lib.MIAI_UCD_PRIME_EDGE), "node": int(lib.MIAI_UCD_PRIME_NODE)}
+PAYOFFS = {"auto": int(lib.MIAI_UCD_PAYOFFS_AUTO), "general": int(lib.MIAI_UCD_PAYOFFS_GENERAL)}
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class UCD:
     c: float = 0.7
     backup: str = "incremental"
     prime: str = "edge"
+    payoffs: str = "auto"
     final: str = "visits"
     solver: Any = False
     name: ClassVar[str] = "ucd"
@@ -53,6 +58,7 @@ class UCD:
         check_exploration(self.c)
         settle(self, "backup", choice(self.backup, "ucd backup", tuple(BACKUPS)))
         settle(self, "prime", choice(self.prime, "ucd prime", tuple(PRIMES)))
+        settle(self, "payoffs", choice(self.payoffs, "ucd payoffs", tuple(PAYOFFS)))
         check_final(self.final)
         settle(self, "solver", flag(self.solver, "ucd solver"))
 
@@ -70,6 +76,7 @@ class UCD:
             cfg.params[slot] = -1.0 if d == math.inf else float(d)
         cfg.params[lib.MIAI_P_UCD_BACKUP] = float(BACKUPS[self.backup])
         cfg.params[lib.MIAI_P_UCD_PRIME] = float(PRIMES[self.prime])
+        cfg.params[lib.MIAI_P_UCD_PAYOFFS] = float(PAYOFFS[self.payoffs])
         configure_solver(cfg, bool(self.solver))
 
     def between_batches(self, search: Any) -> bool:
@@ -78,7 +85,8 @@ class UCD:
     def report(self, search: Any) -> dict[str, object]:
         out: dict[str, object] = {
             "ucd": {"depths": [str(d) if d == math.inf else int(d) for d in self.depths],
-                    "backup": self.backup, "prime": self.prime}
+                    "backup": self.backup, "prime": self.prime,
+                    "payoffs": self.payoffs}
         }
         if self.solver:
             out.update(solver_report(search))
