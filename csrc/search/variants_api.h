@@ -4,8 +4,8 @@
  * Contract:
  *   - The parameters of each algorithm travel in miai_search_config.params; the slot
  *     numbers are below and each policy file documents its own.  A policy refuses
- *     bad values (and simultaneous games or games with more than two roles) with
- *     MIAI_EINVAL from miai_search_create.
+ *     bad values (and games with more than two roles, except UCD, which keeps every
+ *     role's payoffs for them) with MIAI_EINVAL from miai_search_create.
  *   - The inspection entries only read the graph; they validate every argument and
  *     return a MIAI_* status code.
  *
