@@ -15,7 +15,14 @@ from engine.search import UCD, UCT, Search, algorithm_from_spec
 from tests.reference import dag as rdag
 from tests.reference import mcts as rmcts
 from tests.reference import ucd as rucd
-from tests.variant_dump import dump, random_walk_state, root_stats, terms
+from tests.variant_dump import (
+    compare_ucd_with_reference,
+    dump,
+    random_walk_state,
+    root_stats,
+    run_observing_node_primes,
+    terms,
+)
 
 INF = math.inf
 DEPTHS = [(0, 0, 0), (1, 0, 1), (1, 0, 0), (INF, 0, 0), (0, 1, 2), (2, 1, 1), (INF, INF, INF),
@@ -94,27 +101,7 @@ def test_c_without_transpositions_every_parametrisation_equals_uct(make, depths,
 
 def compare_with_reference(search: Search, depths, c: float, kind: str = "edge",
                            node_primes: dict[int, tuple[int, list[float]]] | None = None) -> int:
-    """C terms (kept and recomputed) against the recursion on the dumped graph; with
-    kind="node" the nodes' own n', mu' come from ``node_primes`` (node index ->
-    (n', payoff sums per role)), observed while the search ran."""
-    nodes, _ = dump(search, search.state.game.n_roles)
-    for k, (n1, total1) in (node_primes or {}).items():
-        nodes[k].n1, nodes[k].total1 = n1, list(total1)
-    checked = 0
-    for k, node in enumerate(nodes):
-        if not node.edges:
-            continue
-        kept, recomputed = terms(search, k), terms(search, k, recompute=True)
-        for e, t0, t1 in zip(node.edges, kept, recomputed, strict=True):
-            ref = (rucd.mu(e, depths[0], kind=kind), rucd.p_adapted(e, depths[1], kind),
-                   rucd.n_adapted(e, depths[2], kind), rucd.value(e, *depths, c, kind))
-            for x, y, z in zip(t0, t1, ref, strict=True):
-                if math.isinf(z):
-                    assert math.isinf(x) and math.isinf(y)
-                else:
-                    assert x == pytest.approx(z, abs=1e-9) and y == pytest.approx(z, abs=1e-9)
-            checked += 1
-    return checked
+    return compare_ucd_with_reference(search, depths, c, kind, node_primes)
 
 
 RANDOM_DEPTHS = [(INF, INF, INF), (0, 1, 2), (2, 1, 0), (INF, 0, 1), (1, 2, INF)]
@@ -137,33 +124,6 @@ def test_c_terms_equal_the_recursion_on_random_small_dags(depths, backup):
             search.run(iterations=rng.randrange(50, 300))
             checked += compare_with_reference(search, depths, 0.5)
     assert checked > 100
-
-
-def run_observing_node_primes(search: Search, iterations: int,
-                              primes: dict[int, tuple[int, list[float]]]) -> None:
-    """Run one iteration at a time and count, per node, the playouts that started
-    there and their payoffs: the playout node is the deepest node whose visit count
-    grew (the loop's own count), its payoff what an in-edge got in n', sum'."""
-    n_roles = search.state.game.n_roles
-    _, before = dump(search, n_roles)
-    for _ in range(iterations):
-        visits0 = [search.node(k)["visits"] for k in range(search.info()["nodes"])]
-        search.run(iterations=1)
-        nodes, after = dump(search, n_roles)
-        grew = {k for k in range(len(nodes))
-                if search.node(k)["visits"] > (visits0[k] if k < len(visits0) else 0)}
-        leaf = [k for k in grew
-                if not any(e.child is not None and e.child.key in grew for e in nodes[k].edges)]
-        assert len(leaf) == 1
-        inn = [(key, e) for key, e in after.items()
-               if e.child is nodes[leaf[0]] and e.n1 > (before[key].n1 if key in before else 0)]
-        if inn:  # (the root has no in-edge: its n' is never read)
-            key, e = inn[0]
-            r = e.total1[0] - (before[key].total1[0] if key in before else 0.0)
-            r = [r] if n_roles == 1 else [r, 1.0 - r]
-            n1, total1 = primes.get(leaf[0], (0, [0.0] * n_roles))
-            primes[leaf[0]] = (n1 + 1, [a + b for a, b in zip(total1, r, strict=True)])
-        before = after
 
 
 @pytest.mark.parametrize("backup", BACKUPS)

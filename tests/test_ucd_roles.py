@@ -21,8 +21,15 @@ from engine.errors import InvalidArgumentError
 from engine.gdl.game import load
 from engine.search import UCD, UCT, Search
 from protocols.ggp.thinker import SearchThinker
-from tests.reference import ucd as rucd
-from tests.variant_dump import dump, random_walk_state, role_sums, root_stats, terms
+from tests.variant_dump import (
+    compare_ucd_with_reference,
+    dump,
+    graph,
+    random_walk_state,
+    role_sums,
+    root_stats,
+    run_observing_node_primes,
+)
 
 INF = math.inf
 GAMES = Path(__file__).resolve().parent.parent.parent / "shared" / "ggp" / "games"
@@ -76,68 +83,12 @@ def transpositions(search: Search) -> int:
 
 
 def dump_general(search: Search):
-    """The C graph with every role's totals from UCD's side arrays."""
-    n_roles = search.state.game.n_roles
-    nodes, edges = dump(search, n_roles)
-    for k, node in enumerate(nodes):
-        if node.edges:
-            for e, (tot, tot1) in zip(node.edges, role_sums(search, k, n_roles), strict=True):
-                e.total, e.total1 = tot, tot1
-    return nodes, edges
+    return graph(search, general=True)
 
 
 def compare_with_reference(search: Search, depths, c: float, kind: str = "edge",
                            primes: dict[int, tuple[int, list[float]]] | None = None) -> int:
-    nodes, _ = dump_general(search)
-    for k, (n1, total1) in (primes or {}).items():
-        nodes[k].n1, nodes[k].total1 = n1, list(total1)
-    checked = 0
-    for k, node in enumerate(nodes):
-        if not node.edges or node.to_move < 0:
-            continue
-        for e, t0, t1 in zip(node.edges, terms(search, k), terms(search, k, recompute=True),
-                             strict=True):
-            ref = (rucd.mu(e, depths[0], kind=kind), rucd.p_adapted(e, depths[1], kind),
-                   rucd.n_adapted(e, depths[2], kind), rucd.value(e, *depths, c, kind))
-            for x, y, z in zip(t0, t1, ref, strict=True):
-                if math.isinf(z):
-                    assert math.isinf(x) and math.isinf(y)
-                else:
-                    assert x == pytest.approx(z, abs=1e-9) and y == pytest.approx(z, abs=1e-9)
-            checked += 1
-    return checked
-
-
-def run_observing_node_primes(search: Search, iterations: int,
-                              primes: dict[int, tuple[int, list[float]]]) -> None:
-    """One iteration at a time: the playout node is the deepest node whose visit count
-    grew; its payoff per role is what an in-edge got in its n' totals."""
-    n_roles = search.state.game.n_roles
-    before, _ = dump_general(search)
-    for _ in range(iterations):
-        visits0 = [search.node(k)["visits"] for k in range(search.info()["nodes"])]
-        search.run(iterations=1)
-        nodes, _ = dump_general(search)
-        grew = {k for k in range(len(nodes))
-                if search.node(k)["visits"] > (visits0[k] if k < len(visits0) else 0)}
-        leaf = [k for k in grew
-                if not any(e.child is not None and e.child.key in grew for e in nodes[k].edges)]
-        assert len(leaf) == 1
-        for y in nodes:
-            for pos, e in enumerate(y.edges):
-                if e.child is not nodes[leaf[0]]:
-                    continue
-                old = before[y.key].edges[pos] if y.key < len(before) and before[y.key].edges \
-                    else None
-                if e.n1 > (old.n1 if old else 0):
-                    r = [a - (old.total1[i] if old else 0.0) for i, a in enumerate(e.total1)]
-                    n1, total1 = primes.get(leaf[0], (0, [0.0] * n_roles))
-                    primes[leaf[0]] = (n1 + 1, [a + b for a, b in zip(total1, r, strict=True)])
-                    break
-            else:
-                continue
-            break
-        before = nodes
+    return compare_ucd_with_reference(search, depths, c, kind, primes, general=True)
 
 
 # -- identities --------------------------------------------------------------------------
@@ -205,7 +156,7 @@ def test_three_roles_node_primes_equal_the_recursion(backup):
     search = Search(race().initial_state(), UCD(1, 1, 1, c=0.5, backup=backup, prime="node"),
                     seed=8, mode="dag")
     primes: dict[int, tuple[int, list[float]]] = {}
-    run_observing_node_primes(search, 150, primes)
+    run_observing_node_primes(search, 150, primes, general=True)
     assert compare_with_reference(search, (1, 1, 1), 0.5, "node", primes) > 20
     assert transpositions(search) > 5
 
