@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import pytest
 from ggp_helpers import rules
@@ -90,3 +91,13 @@ def test_game_master_replaces_illegal_and_missing_moves() -> None:
     for joint in record.moves:
         state.play_joint([m.move for m in joint])
     assert state.is_terminal()
+
+
+def test_ggp_ucd_plays_a_three_player_game_with_ucd_itself(caplog: pytest.LogCaptureFixture
+                                                           ) -> None:
+    """UCD takes games with more than two roles (every role's payoffs kept): the player
+    searches 3pConnectFour with UCD, no fallback to UCT."""
+    with caplog.at_level(logging.WARNING):
+        (record,) = play("3pConnectFour", bot="ggp-ucd")
+    check_with_prover("3pConnectFour", record)
+    assert not [r for r in caplog.records if "does not take" in r.getMessage()]

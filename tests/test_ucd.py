@@ -15,7 +15,14 @@ from engine.search import UCD, UCT, Search, algorithm_from_spec
 from tests.reference import dag as rdag
 from tests.reference import mcts as rmcts
 from tests.reference import ucd as rucd
-from tests.variant_dump import dump, random_walk_state, root_stats, terms
+from tests.variant_dump import (
+    compare_ucd_with_reference,
+    dump,
+    random_walk_state,
+    root_stats,
+    run_observing_node_primes,
+    terms,
+)
 
 INF = math.inf
 DEPTHS = [(0, 0, 0), (1, 0, 1), (1, 0, 0), (INF, 0, 0), (0, 1, 2), (2, 1, 1), (INF, INF, INF),
@@ -75,37 +82,26 @@ def test_reference_with_transpositions_the_parametrisations_differ():
 # -- C against UCT and against the reference ------------------------------------------------
 
 
+@pytest.mark.parametrize("prime", ["edge", "node"])
 @pytest.mark.parametrize("backup", BACKUPS)
 @pytest.mark.parametrize("depths", DEPTHS)
 @pytest.mark.parametrize("make", [tictactoe, leftright])
-def test_c_without_transpositions_every_parametrisation_equals_uct(make, depths, backup):
-    """Tree mode has no transpositions: every (d1, d2, d3) and every backup gives UCT's
-    statistics and move bit for bit under the same seed (ucd.txt sec. 3.3)."""
+def test_c_without_transpositions_every_parametrisation_equals_uct(make, depths, backup, prime):
+    """Tree mode has no transpositions: every (d1, d2, d3), every backup and both
+    primes (a node has one in-edge) give UCT's statistics and move bit for bit under
+    the same seed (ucd.txt sec. 3.3)."""
     state = make().initial_state()
     uct = Search(state, UCT(c=0.4), iterations=600, seed=11, mode="tree")
-    ucd = Search(state, UCD(*depths, c=0.4, backup=backup), iterations=600, seed=11, mode="tree")
+    ucd = Search(state, UCD(*depths, c=0.4, backup=backup, prime=prime), iterations=600,
+                 seed=11, mode="tree")
     a, b = uct.run(), ucd.run()
     assert root_stats(uct) == root_stats(ucd)
     assert (a.best_move, a.pv) == (b.best_move, b.pv)
 
 
-def compare_with_reference(search: Search, depths, c: float) -> int:
-    nodes, _ = dump(search, search.state.game.n_roles)
-    checked = 0
-    for k, node in enumerate(nodes):
-        if not node.edges:
-            continue
-        kept, recomputed = terms(search, k), terms(search, k, recompute=True)
-        for e, t0, t1 in zip(node.edges, kept, recomputed, strict=True):
-            ref = (rucd.mu(e, depths[0]), rucd.p_adapted(e, depths[1]),
-                   rucd.n_adapted(e, depths[2]), rucd.value(e, *depths, c))
-            for x, y, z in zip(t0, t1, ref, strict=True):
-                if math.isinf(z):
-                    assert math.isinf(x) and math.isinf(y)
-                else:
-                    assert x == pytest.approx(z, abs=1e-9) and y == pytest.approx(z, abs=1e-9)
-            checked += 1
-    return checked
+def compare_with_reference(search: Search, depths, c: float, kind: str = "edge",
+                           node_primes: dict[int, tuple[int, list[float]]] | None = None) -> int:
+    return compare_ucd_with_reference(search, depths, c, kind, node_primes)
 
 
 RANDOM_DEPTHS = [(INF, INF, INF), (0, 1, 2), (2, 1, 0), (INF, 0, 1), (1, 2, INF)]
@@ -128,6 +124,61 @@ def test_c_terms_equal_the_recursion_on_random_small_dags(depths, backup):
             search.run(iterations=rng.randrange(50, 300))
             checked += compare_with_reference(search, depths, 0.5)
     assert checked > 100
+
+
+@pytest.mark.parametrize("backup", BACKUPS)
+@pytest.mark.parametrize("depths", RANDOM_DEPTHS + [(1, 0, 1), (1, 1, 1)])
+def test_c_terms_with_node_primes_equal_the_recursion(depths, backup):
+    """prime=node: the C terms equal the reference recursion fed with each node's own
+    n', mu' (the playouts counted at the node as they happened), every backup."""
+    rng = random.Random(zlib.crc32(repr(("node", depths, backup)).encode()))
+    checked = 0
+    for make in (tictactoe, leftright):
+        game = make()
+        state = random_walk_state(game, rng.randrange(0, 2), rng)
+        search = Search(state, UCD(*depths, c=0.5, backup=backup, prime="node"),
+                        seed=rng.randrange(1 << 30), mode="dag")
+        primes: dict[int, tuple[int, list[float]]] = {}
+        run_observing_node_primes(search, rng.randrange(80, 160), primes)
+        checked += compare_with_reference(search, depths, 0.5, "node", primes)
+    assert checked > 100
+
+
+def test_node_primes_survive_reroot():
+    """After advance() (indices change) the node n', mu' are rebuilt from the graph's
+    edges: the terms still equal the recursion fed with the playouts counted at each
+    node since the start (carried across by the nodes' keys)."""
+    game = tictactoe()
+    for backup in BACKUPS:
+        search = Search(game.initial_state(), UCD(INF, 1, 1, backup=backup, prime="node"),
+                        seed=5, mode="dag")
+        primes: dict[int, tuple[int, list[float]]] = {}
+        run_observing_node_primes(search, 300, primes)
+        old = {k: (search.node(k)["key"], search.node(k)["key2"]) for k in primes}
+        search.advance(search.result().best_move)
+        new = {(search.node(k)["key"], search.node(k)["key2"]): k
+               for k in range(search.info()["nodes"])}
+        primes = {new[old[k]]: v for k, v in primes.items() if old[k] in new}
+        run_observing_node_primes(search, 60, primes)
+        assert compare_with_reference(search, (INF, 1, 1), 0.7, "node", primes) > 10
+
+
+@pytest.mark.parametrize("backup", BACKUPS)
+def test_node_primes_in_tree_mode_after_advance_still_equal_uct(backup):
+    """Tree mode rebuilds the node n', mu' from each node's one in-edge after advance():
+    still UCT's statistics bit for bit."""
+    state = tictactoe().initial_state()
+    uct = Search(state, UCT(c=0.4), seed=4, mode="tree")
+    ucd = Search(state, UCD(INF, 1, 1, c=0.4, backup=backup, prime="node"), seed=4,
+                 mode="tree")
+    for search in (uct, ucd):
+        search.run(iterations=500)
+    move = uct.result().best_move
+    assert ucd.result().best_move == move
+    for search in (uct, ucd):
+        search.advance(move)
+        search.run(iterations=300)
+    assert root_stats(uct) == root_stats(ucd)
 
 
 def test_incremental_sums_survive_reroot():
@@ -182,7 +233,10 @@ def test_specs_and_bad_parameters():
     a = algorithm_from_spec("ucd", {"d1": "inf", "d2": "0", "d3": "1", "c": "0.3"})
     assert isinstance(a, UCD) and a.depths == (INF, 0, 1) and a.c == 0.3
     assert algorithm_from_spec("ucd", {"backup": "all"}).backup == "all"
+    assert algorithm_from_spec("ucd", {"prime": "node"}).prime == "node"
+    assert UCD().prime == "edge"
     for bad in ({"d1": "-1"}, {"d2": "1.5"}, {"d3": "x"}, {"backup": "sideways"},
+                {"prime": "vertex"},
                 {"solver": "maybe"}, {"c": "-1"}):
         with pytest.raises(InvalidArgumentError):
             algorithm_from_spec("ucd", bad)

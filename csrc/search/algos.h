@@ -3,7 +3,8 @@
  * Contract:
  *   - Every policy here works for one role or two roles whose rewards sum to 1
  *     (win/draw/loss): the mean of an edge as seen by the other role is 1 - mean
- *     (miai_q_for).  init refuses games with more than two roles (MIAI_EINVAL).  The
+ *     (miai_q_for).  init refuses games with more than two roles (MIAI_EINVAL),
+ *     except UCD, which then keeps every role's payoff totals (ucd.c).  The
  *     algorithms are defined for alternating moves: at a simultaneous node (a GDL game
  *     may have some) every policy selects by plain decoupled UCT (miai_select_plain)
  *     and its own backup skips the node (UCD refreshes its sums along such a path

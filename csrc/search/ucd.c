@@ -3,7 +3,31 @@
  *
  * Parameters: cfg.c; params[0..2] = d1, d2, d3 (a depth >= 0, or < 0 for infinity);
  * params[3] = backup: 0 update-descent, 1 update-all, 2 the incremental update of
- * section 3.4; params[MIAI_PARAM_SOLVER].
+ * section 3.4; params[4] = prime: whose n', mu' eq. (10) and (12) read (below);
+ * params[5] = payoffs: 0 auto, 1 general (below); params[MIAI_PARAM_SOLVER] (one or
+ * two roles only).
+ *
+ * Payoffs.  With one role, or two whose rewards sum to 1, an edge's statistics for
+ * the other role are n - sum (miai_q_for) and the per-node sums are kept for the
+ * node's mover only.  With more than two roles (or payoffs = general) nothing is
+ * assumed of the rewards: side arrays keep every role's payoff totals, per edge (Rs:
+ * all n payoffs, Rp: the n' part) and per node (GA = A, GQ = Q0, PQ = node n' totals,
+ * one entry per role), and after each playout the sums of the playout node's
+ * ancestors are recomputed from their edges, children first (the eq. (15) deltas are
+ * kept for the two-role case).  If memory for them runs out, such a search goes on
+ * with the edges' own statistics (depth 0: plain decoupled UCT values).
+ *
+ * n'(e), mu'(e) (sec. 2: the payoffs attached to x between its apparition and its
+ * first child, "x a node or an edge"):
+ *   - prime = edge (default): the edge's own, as eq. (10) and (12) are written;
+ *     the payoffs of the playouts that started at e's destination and came through e;
+ *   - prime = node: those of e's destination node y, whichever in-edge they came
+ *     through: n'(y) = playouts that started at y (P below).  With it every in-edge
+ *     of y has mu_1 = the mean of y's payoffs and n_1 = y's visits (update-descent),
+ *     so (1, 0, 1) is exactly the simple transposition table of section 2 (node
+ *     statistics, parent term eq. (2)'s p = payoffs the children got through the
+ *     parent).  An edge without a destination (the node budget was full) keeps its
+ *     own n', mu'.
  *
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
  * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
@@ -37,6 +61,7 @@
 #include <string.h>
 
 #include "algos.h"
+#include "variants_api.h"
 
 enum { UCD_DESCENT = 0, UCD_ALL = 1, UCD_INCREMENTAL = 2 };
 
@@ -47,6 +72,13 @@ typedef struct {
     int32_t mover;   /* role of the node's edges; -1 when it has none */
     uint32_t unused;
 } ucd_sums;
+
+/* n'(y) and its payoff total for role 0 of a node y (prime = node), and y's keys
+ * (to carry it across a re-root). */
+typedef struct {
+    double n, q;
+    uint64_t key, key2;
+} ucd_prime;
 
 /* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
  * children (edges of a node are contiguous, so are these). */
@@ -59,6 +91,9 @@ typedef struct {
     double depth[3];           /* d1, d2, d3; INFINITY for infinity */
     uint32_t backup;
     bool solver;
+    bool node_prime;           /* prime = node: n', mu' of the destination (P) */
+    bool general;              /* payoffs of every role kept (Rs, Rp, GA, GQ, PQ) */
+    uint32_t nr;               /* roles */
     bool broken;               /* an allocation failed: sums are no longer kept */
     bool recurse;              /* no sums at all (memory): infinity by bounded recursion */
     bool refresh;              /* sums recomputed below a node before each use */
@@ -67,6 +102,10 @@ typedef struct {
     ucd_sums *S;               /* per node */
     ucd_sums *D;               /* per node, scratch of one update: the changes */
     ucd_cache *E;              /* per edge: mu_inf and n_inf (contiguous for selection) */
+    ucd_prime *P;              /* per node, prime = node only: n'(y), its payoff total */
+    double *Rs, *Rp;           /* general: per edge x role, payoff totals of n and n' */
+    double *GA, *GQ;           /* general: per node x role, A and Q0 */
+    double *PQ;                /* general and prime = node: per node x role, n'(y) totals */
     uint32_t *in_head;         /* per node: first in-edge */
     uint32_t *in_next;         /* per edge: next in-edge of the same child */
     uint32_t *origin;          /* per edge: the node it leaves */
@@ -76,6 +115,8 @@ typedef struct {
     uint32_t init_nodes;       /* nodes [0, init_nodes) have their sums and lists set */
     uint64_t seen_iterations;  /* root_iterations at the last backup, + 1 */
     uint64_t seen_key, seen_key2;
+    uint64_t p_seen_iterations; /* the same for P */
+    uint64_t p_seen_key, p_seen_key2;
 } ucd_data;
 
 static bool grow(void **p, uint32_t cap, size_t elem) {
@@ -96,7 +137,12 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
                   grow((void **)&u->stamp, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->order, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->stack, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->iter, cap, sizeof(uint32_t));
+                  grow((void **)&u->iter, cap, sizeof(uint32_t)) &&
+                  (!u->node_prime || grow((void **)&u->P, cap, sizeof(ucd_prime))) &&
+                  (!u->general || (grow((void **)&u->GA, cap, u->nr * sizeof(double)) &&
+                                   grow((void **)&u->GQ, cap, u->nr * sizeof(double)))) &&
+                  (!u->general || !u->node_prime ||
+                   grow((void **)&u->PQ, cap, u->nr * sizeof(double)));
         if (!ok) return false;
         memset(u->stamp + u->cap_nodes, 0, (size_t)(cap - u->cap_nodes) * sizeof(uint32_t));
         u->cap_nodes = cap;
@@ -106,7 +152,9 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
         while (cap < d->n_edges) cap = cap > UINT32_MAX / 2 ? d->n_edges : cap * 2;
         if (!grow((void **)&u->in_next, cap, sizeof(uint32_t)) ||
             !grow((void **)&u->origin, cap, sizeof(uint32_t)) ||
-            !grow((void **)&u->E, cap, sizeof(ucd_cache)))
+            !grow((void **)&u->E, cap, sizeof(ucd_cache)) ||
+            (u->general && (!grow((void **)&u->Rs, cap, u->nr * sizeof(double)) ||
+                            !grow((void **)&u->Rp, cap, u->nr * sizeof(double)))))
             return false;
         u->cap_edges = cap;
     }
@@ -123,19 +171,57 @@ static uint32_t next_epoch(ucd_data *u) {
 
 /* ---- the adapted statistics ----------------------------------------------------- */
 
-/* Payoff total of the n' part of e, for role `to`. */
-static inline double prime_q(const miai_edge *e, uint32_t to) {
+/* Does e read its destination's n', mu' (prime = node, P kept, e has one)? */
+static inline bool node_prime_of(const ucd_data *u, const miai_edge *e) {
+    return u->node_prime && !u->recurse && e->child != MIAI_NIL;
+}
+
+/* n'(e) of eq. (10) and (12): the edge's or, prime = node, its destination's. */
+static inline double prime_n(const ucd_data *u, const miai_edge *e) {
+    return node_prime_of(u, e) ? u->P[e->child].n : e->n_prime;
+}
+
+/* Index of an edge in the arena (for the per-edge side arrays). */
+static inline size_t edge_index(const miai_dag *d, const miai_edge *e) {
+    return (size_t)(e - d->edges);
+}
+
+/* Payoff total of the n' part of e (mu'(e) n'(e)), for role `to`. */
+static inline double prime_q(const ucd_data *u, const miai_dag *d, const miai_edge *e,
+                             uint32_t to) {
+    if (node_prime_of(u, e)) {
+        if (u->general) return u->PQ[(size_t)e->child * u->nr + to];
+        const ucd_prime *y = &u->P[e->child];
+        return miai_q_for(y->q, y->n, 0, to);
+    }
+    if (u->general) return u->Rp[edge_index(d, e) * u->nr + to];
     return miai_q_for(e->sum_prime, e->n_prime, miai_role_of(e), to);
+}
+
+/* Payoff total of all of e's payoffs (mu(e) n(e)), for role `to`. */
+static inline double edge_q(const ucd_data *u, const miai_dag *d, const miai_edge *e,
+                            uint32_t to) {
+    if (u->general) return u->Rs[edge_index(d, e) * u->nr + to];
+    return miai_q_for(e->sum, e->n, miai_role_of(e), to);
+}
+
+/* A(y) and Q0(y) for role `to` (y has edges). */
+static inline double node_a(const ucd_data *u, uint32_t y, uint32_t to) {
+    if (u->general) return u->GA[(size_t)y * u->nr + to];
+    return miai_q_for(u->S[y].a, u->S[y].b, (uint32_t)u->S[y].mover, to);
+}
+static inline double node_q0(const ucd_data *u, uint32_t y, uint32_t to) {
+    if (u->general) return u->GQ[(size_t)y * u->nr + to];
+    return miai_q_for(u->S[y].q0, u->S[y].b, (uint32_t)u->S[y].mover, to);
 }
 
 /* mu_inf(e) * n(e) as a total for role `to`, from the kept sums (eq. 14). */
 static double q_inf(const ucd_data *u, const miai_dag *d, const miai_edge *e, uint32_t to) {
-    (void)d;
-    double num = prime_q(e, to), den = e->n_prime;
+    double num = prime_q(u, d, e, to), den = prime_n(u, e);
     if (e->child != MIAI_NIL) {
         const ucd_sums *y = &u->S[e->child];
         if (y->mover >= 0) {
-            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
+            num += node_a(u, e->child, to);
             den += y->b;
         }
     }
@@ -151,12 +237,13 @@ static inline double mean_of(double num, double den) { return den > 0 ? num * (1
 static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
     const miai_edge *e = &d->edges[i];
     uint32_t role = miai_role_of(e);
-    double num = prime_q(e, role), den = e->n_prime, n = e->n_prime, num1 = num;
+    double np = prime_n(u, e);
+    double num = prime_q(u, d, e, role), den = np, n = np, num1 = num;
     if (e->child != MIAI_NIL) {
         const ucd_sums *y = &u->S[e->child];
         if (y->mover >= 0) {
-            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, role);
-            num1 += miai_q_for(y->q0, y->b, (uint32_t)y->mover, role);
+            num += node_a(u, e->child, role);
+            num1 += node_q0(u, e->child, role);
             den += y->b;
         }
         n += y->c;
@@ -170,19 +257,18 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
                       uint32_t to, double *num_out, double *den_out) {
     double num, den;
     if (depth == 0) {
-        num = miai_q_for(e->sum, e->n, miai_role_of(e), to);
+        num = edge_q(u, d, e, to);
         den = e->n;
     } else if (isinf(depth) && !u->recurse) { /* the sums, kept or refreshed */
-        num = prime_q(e, to);
-        den = e->n_prime;
+        num = prime_q(u, d, e, to);
+        den = prime_n(u, e);
         if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
-            const ucd_sums *y = &u->S[e->child];
-            num += miai_q_for(y->a, y->b, (uint32_t)y->mover, to);
-            den += y->b;
+            num += node_a(u, e->child, to);
+            den += u->S[e->child].b;
         }
     } else {
-        num = prime_q(e, to);
-        den = e->n_prime;
+        num = prime_q(u, d, e, to);
+        den = prime_n(u, e);
         if (e->child != MIAI_NIL) {
             const miai_node *y = &d->nodes[e->child];
             for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
@@ -202,7 +288,7 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
 /* n_d(e): eq. (11) at depth 0, eq. (12) above. */
 static double n_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, double depth) {
     if (depth == 0) return e->n;
-    double n = e->n_prime;
+    double n = prime_n(u, e);
     if (e->child == MIAI_NIL) return n;
     if (isinf(depth) && !u->recurse) return n + u->S[e->child].c;
     const miai_node *y = &d->nodes[e->child];
@@ -229,7 +315,8 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t
         return;
     }
     double num, den;
-    if (u->depth[0] == 0) {
+    bool plain = u->general && u->recurse; /* no per-role totals: the edge's own */
+    if (u->depth[0] == 0 || plain) {
         *mu = mean_of(e->sum, e->n);
     } else if (isinf(u->depth[0]) && !u->recurse) {
         *mu = u->E[i].mu;
@@ -239,7 +326,7 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t
         q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
         *mu = mean_of(num, den);
     }
-    if (u->depth[2] == 0) *nd3 = e->n;
+    if (u->depth[2] == 0 || plain) *nd3 = e->n;
     else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
     else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E[i].n1;
     else *nd3 = n_depth(u, d, e, depth_of(u, 2));
@@ -250,7 +337,7 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t
 
 /* p_d2 over edges[first .. first + count) (eq. 13). */
 static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, uint32_t count) {
-    if (u->depth[1] == 0) {
+    if (u->depth[1] == 0 || (u->general && u->recurse)) {
         uint64_t n = 0;
         for (uint32_t i = first; i < first + count; i++) n += d->edges[i].n;
         return (double)n;
@@ -290,13 +377,25 @@ static void node_sums(ucd_data *u, const miai_dag *d, uint32_t x) {
     int32_t mover = y->n_edges ? (int32_t)miai_role_of(&d->edges[y->first_edge]) : -1;
     for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
         const miai_edge *f = &d->edges[i];
-        a += q_inf(u, d, f, (uint32_t)mover);
+        if (!u->general) {
+            a += q_inf(u, d, f, (uint32_t)mover);
+            q0 += f->sum;
+        }
         b += f->n;
-        c += f->n_prime + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
-        q0 += f->sum;
-        cache_edge(u, d, i);
+        c += prime_n(u, f) + (f->child != MIAI_NIL ? u->S[f->child].c : 0.0);
+    }
+    if (u->general) { /* A and Q0 for every role */
+        double *ga = &u->GA[(size_t)x * u->nr], *gq = &u->GQ[(size_t)x * u->nr];
+        for (uint32_t r = 0; r < u->nr; r++) {
+            ga[r] = gq[r] = 0.0;
+            for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) {
+                ga[r] += q_inf(u, d, &d->edges[i], r);
+                gq[r] += u->Rs[(size_t)i * u->nr + r];
+            }
+        }
     }
     u->S[x] = (ucd_sums){.a = a, .b = b, .c = c, .q0 = q0, .mover = mover};
+    for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++) cache_edge(u, d, i);
 }
 
 /* Recompute the sums and edge caches of every node reachable from `node` from
@@ -325,6 +424,123 @@ static void refresh_below(ucd_data *u, const miai_dag *d, uint32_t node) {
     }
 }
 
+/* prime = node: P from the graph's edges (first use, after a re-root).  A playout
+ * from y is in n' of the in-edge it came through (update-descent, incremental) or of
+ * every in-edge y had then (update-all; the edge that created y had them all, so it
+ * is the one with the largest n'). */
+static void prime_rebuild(ucd_data *u, miai_search *s) {
+    miai_dag *d = &s->dag;
+    if (!ucd_reserve(u, d)) {
+        u->broken = true;
+        u->recurse = true;
+        return;
+    }
+    for (uint32_t x = 0; x < d->n_nodes; x++)
+        u->P[x] = (ucd_prime){.key = d->nodes[x].key, .key2 = d->nodes[x].key2};
+    if (u->general) memset(u->PQ, 0, (size_t)d->n_nodes * u->nr * sizeof(double));
+    for (uint32_t i = 0; i < d->n_edges; i++) {
+        const miai_edge *e = &d->edges[i];
+        if (e->child == MIAI_NIL || e->n_prime == 0) continue;
+        ucd_prime *y = &u->P[e->child];
+        double q = miai_q_for(e->sum_prime, e->n_prime, miai_role_of(e), 0);
+        bool add = u->backup != UCD_ALL;
+        if (!add && e->n_prime <= y->n) continue;
+        y->n = add ? y->n + e->n_prime : e->n_prime;
+        y->q = add ? y->q + q : q;
+        if (u->general)
+            for (uint32_t r = 0; r < u->nr; r++) {
+                double *pq = &u->PQ[(size_t)e->child * u->nr + r];
+                *pq = (add ? *pq : 0.0) + u->Rp[(size_t)i * u->nr + r];
+            }
+    }
+    /* nodes made from now on start empty (ucd_grow) */
+    if (u->init_nodes > d->n_nodes) u->init_nodes = d->n_nodes;
+    const miai_node *root = &d->nodes[d->root];
+    u->p_seen_key = root->key;
+    u->p_seen_key2 = root->key2;
+    u->p_seen_iterations = s->root_iterations;
+}
+
+/* The graph was compacted (advance): in DAG mode P moves with its nodes (node order
+ * is kept and each position has one node, so the kept nodes are found in order by
+ * their keys); the edges into a kept node may have been dropped with their origins,
+ * so P could not be rebuilt from the graph.  In tree mode a kept node keeps its one
+ * in-edge: prime_sync rebuilds P from the graph. */
+static void ucd_on_reroot(miai_policy *p, miai_search *s) {
+    ucd_data *u = p->data;
+    miai_dag *d = &s->dag;
+    if (u->recurse) return;
+    if (u->general) {
+        /* Rs, Rp move with their edges: the kept blocks now lie end to end, in the
+         * order of their old places (node->mark, policy.h), each moved down.  in_next
+         * (rebuilt after a re-root) says which node starts each block. */
+        for (uint32_t j = 0; j < d->n_nodes; j++)
+            if (d->nodes[j].first_edge != MIAI_NIL && d->nodes[j].n_edges)
+                u->in_next[d->nodes[j].first_edge] = j;
+        size_t nr = u->nr;
+        for (uint32_t k = 0; k < d->n_edges;) {
+            const miai_node *x = &d->nodes[u->in_next[k]];
+            if (x->mark != k) {
+                memmove(u->Rs + k * nr, u->Rs + (size_t)x->mark * nr,
+                        (size_t)x->n_edges * nr * sizeof(double));
+                memmove(u->Rp + k * nr, u->Rp + (size_t)x->mark * nr,
+                        (size_t)x->n_edges * nr * sizeof(double));
+            }
+            k += x->n_edges;
+        }
+    }
+    if (!u->node_prime || d->tree_mode) return;
+    uint32_t old = u->init_nodes < u->cap_nodes ? u->init_nodes : u->cap_nodes, i = 0;
+    for (uint32_t j = 0; j < d->n_nodes; j++) { /* j <= i: moving down in place is safe */
+        const miai_node *x = &d->nodes[j];
+        while (i < old && (u->P[i].key != x->key || u->P[i].key2 != x->key2)) i++;
+        bool found = i < old;
+        if (u->general)
+            for (uint32_t r = 0; r < u->nr; r++)
+                u->PQ[(size_t)j * u->nr + r] = found ? u->PQ[(size_t)i * u->nr + r] : 0.0;
+        u->P[j] = found ? u->P[i++] : (ucd_prime){.key = x->key, .key2 = x->key2};
+    }
+    u->init_nodes = d->n_nodes;
+    const miai_node *root = &d->nodes[d->root];
+    u->p_seen_key = root->key;
+    u->p_seen_key2 = root->key2;
+    u->p_seen_iterations = 0; /* the search restarts its root count */
+}
+
+/* Make P current (prime = node): rebuilt when the graph changed under it. */
+static void prime_sync(ucd_data *u, miai_search *s) {
+    if (!u->node_prime || u->recurse) return;
+    const miai_node *root = &s->dag.nodes[s->dag.root];
+    if (u->p_seen_iterations != s->root_iterations || u->p_seen_key != root->key ||
+        u->p_seen_key2 != root->key2)
+        prime_rebuild(u, s);
+}
+
+/* A playout from `leaf` (prime = node): one more payoff in n'(leaf), mu'(leaf). */
+static void prime_add(ucd_data *u, uint32_t leaf, const double *rewards) {
+    if (!u->node_prime || u->recurse || leaf == MIAI_NIL) return;
+    u->P[leaf].n += 1.0;
+    u->P[leaf].q += rewards[0];
+    if (u->general)
+        for (uint32_t r = 0; r < u->nr; r++) u->PQ[(size_t)leaf * u->nr + r] += rewards[r];
+}
+
+/* general: every role's payoff into edge i's totals (and its n' part). */
+static inline void side_add(ucd_data *u, uint32_t i, const double *rewards, bool prime) {
+    double *rs = &u->Rs[(size_t)i * u->nr], *rp = &u->Rp[(size_t)i * u->nr];
+    for (uint32_t r = 0; r < u->nr; r++) {
+        rs[r] += rewards[r];
+        if (prime) rp[r] += rewards[r];
+    }
+}
+
+/* general: miai_backup_descent's additions, for every role. */
+static void side_descent(ucd_data *u, const miai_path *path, const double *rewards) {
+    if (!u->general || u->recurse) return;
+    for (uint32_t k = 0; k < path->len; k++)
+        side_add(u, path->steps[k].edge, rewards, k >= path->last_level);
+}
+
 /* Rebuild in-edge lists and sums from the whole graph (first use, after a re-root):
  * children before parents (refresh_below from the root). */
 static void ucd_rebuild(ucd_data *u, miai_search *s) {
@@ -334,6 +550,7 @@ static void ucd_rebuild(ucd_data *u, miai_search *s) {
         u->recurse = true;
         return;
     }
+    prime_sync(u, s);
     for (uint32_t x = 0; x < d->n_nodes; x++) {
         u->in_head[x] = MIAI_NIL;
         const miai_node *y = &d->nodes[x];
@@ -353,6 +570,8 @@ static void ucd_sync(ucd_data *u, miai_search *s);
 
 /* Make the sums current for a use at `node`. */
 static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
+    if (u->recurse) return;
+    prime_sync(u, s);
     if (u->recurse) return;
     if (u->refresh) refresh_below(u, &s->dag, node);
     else ucd_sync(u, s);
@@ -409,7 +628,7 @@ static inline double q_from(double sum_p, double n_p, uint32_t role, uint32_t to
  * changes its origin's A by n(e) * (mu_new(e) - mu_old(e)), which is eq. (15) times
  * the origin's denominator; path edges also change n, n', sum'. */
 static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const double *rewards,
-                             bool all) {
+                             bool all, const ucd_prime *leaf_before) {
     uint32_t n = ancestors(u, d, leaf);
     for (uint32_t k = 0; k < n; k++) u->D[u->order[k]] = (ucd_sums){0};
     for (uint32_t k = n; k-- > 0;) {
@@ -420,6 +639,8 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
         uint32_t mover = sums ? (uint32_t)ys->mover : 0;
         double a0 = ys->a, b0 = ys->b, c0 = ys->c;
         double a1 = a0 + dy->a, b1 = b0 + dy->b, c1 = c0 + dy->c, q01 = ys->q0 + dy->q0;
+        /* prime = node: y's n', mu' before this playout (only the leaf's changed) */
+        const ucd_prime *yp0 = u->node_prime ? (y == leaf ? leaf_before : &u->P[y]) : NULL;
         for (uint32_t i = u->in_head[y]; i != MIAI_NIL; i = u->in_next[i]) {
             miai_edge *e = &d->edges[i];
             uint32_t role = miai_role_of(e), x = u->origin[i];
@@ -427,9 +648,14 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
             bool prime = hit && y == leaf;
             bool fresh = e->flags & MIAI_EDGE_FRESH; /* had no child before this playout */
             double r = rewards[role];
-            double q0 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a0, b0, mover,
-                               sums && !fresh);
-            double np0 = e->n_prime;
+            /* n', mu' n' as e read them before the playout (a fresh edge had no
+             * destination: its own) */
+            double np0 = e->n_prime, sp0 = e->sum_prime;
+            if (yp0 && !fresh) {
+                np0 = yp0->n;
+                sp0 = miai_q_for(yp0->q, yp0->n, 0, role);
+            }
+            double q0 = q_from(sp0, np0, role, role, e->n, a0, b0, mover, sums && !fresh);
             if (hit) {
                 e->sum += r;
                 if (prime) {
@@ -438,19 +664,18 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
                 }
                 e->n++;
             }
-            double q1 = q_from(e->sum_prime, e->n_prime, role, role, e->n, a1, b1, mover, sums);
-            double den1 = e->n_prime + (sums ? b1 : 0.0);
-            double num1 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
-                          (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
-            double num01 = miai_q_for(e->sum_prime, e->n_prime, role, role) +
-                           (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
-            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = e->n_prime + c1,
+            double np1 = prime_n(u, e), sp1 = prime_q(u, d, e, role);
+            double q1 = q_from(sp1, np1, role, role, e->n, a1, b1, mover, sums);
+            double den1 = np1 + (sums ? b1 : 0.0);
+            double num1 = sp1 + (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
+            double num01 = sp1 + (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = np1 + c1,
                                   .mu1 = mean_of(num01, den1), .n1 = den1};
             ucd_sums *dx = &u->D[x];
             dx->a += q1 - q0;
             dx->b += hit ? 1.0 : 0.0;
             dx->q0 += hit ? r : 0.0;
-            dx->c += (e->n_prime - np0) + (fresh ? c1 : c1 - c0);
+            dx->c += (np1 - np0) + (fresh ? c1 : c1 - c0);
         }
         ys->a = a1;
         ys->b = b1;
@@ -471,8 +696,11 @@ static void recompute_ancestors(ucd_data *u, miai_dag *d, uint32_t node) {
 static double depth_param(double v) { return v < 0 ? INFINITY : floor(v); }
 
 static int ucd_init(miai_policy *p, miai_search *s) {
-    int rc = miai_algos_check_game(s);
-    if (rc != MIAI_OK) return rc;
+    uint32_t nr = s->game->facts.n_roles;
+    double pay = p->cfg.params[MIAI_P_UCD_PAYOFFS];
+    if (!(pay == MIAI_UCD_PAYOFFS_AUTO || pay == MIAI_UCD_PAYOFFS_GENERAL) ||
+        (nr > 2 && miai_solver_on(p)))
+        return MIAI_EINVAL; /* the solver's proofs are two-player win/loss */
     ucd_data *u = calloc(1, sizeof *u);
     if (!u) return MIAI_ENOMEM;
     for (int k = 0; k < 3; k++) {
@@ -489,10 +717,19 @@ static int ucd_init(miai_policy *p, miai_search *s) {
         return MIAI_EINVAL;
     }
     u->backup = (uint32_t)b;
+    double pm = p->cfg.params[MIAI_P_UCD_PRIME];
+    if (!(pm == MIAI_UCD_PRIME_EDGE || pm == MIAI_UCD_PRIME_NODE)) {
+        free(u);
+        return MIAI_EINVAL;
+    }
+    u->node_prime = pm == MIAI_UCD_PRIME_NODE;
+    u->nr = nr;
+    u->general = nr > 2 || pay == MIAI_UCD_PAYOFFS_GENERAL;
     u->solver = miai_solver_on(p);
     u->refresh = u->backup == UCD_DESCENT;
     u->inf_depth = (double)s->game->facts.max_plies + 1.0;
     u->seen_iterations = UINT64_MAX;
+    u->p_seen_iterations = UINT64_MAX;
     p->data = u;
     return MIAI_OK;
 }
@@ -503,6 +740,12 @@ static void ucd_destroy(miai_policy *p) {
     free(u->S);
     free(u->D);
     free(u->E);
+    free(u->P);
+    free(u->Rs);
+    free(u->Rp);
+    free(u->GA);
+    free(u->GQ);
+    free(u->PQ);
     free(u->in_head);
     free(u->in_next);
     free(u->origin);
@@ -534,6 +777,13 @@ static bool ucd_grow(ucd_data *u, const miai_dag *d) {
     for (uint32_t x = u->init_nodes; x < d->n_nodes; x++) {
         u->S[x] = (ucd_sums){.mover = -1};
         u->in_head[x] = MIAI_NIL;
+        if (u->node_prime)
+            u->P[x] = (ucd_prime){.key = d->nodes[x].key, .key2 = d->nodes[x].key2};
+        if (u->general) {
+            memset(&u->GA[(size_t)x * u->nr], 0, u->nr * sizeof(double));
+            memset(&u->GQ[(size_t)x * u->nr], 0, u->nr * sizeof(double));
+            if (u->node_prime) memset(&u->PQ[(size_t)x * u->nr], 0, u->nr * sizeof(double));
+        }
     }
     if (d->n_nodes > u->init_nodes) u->init_nodes = d->n_nodes;
     return true;
@@ -551,6 +801,10 @@ static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
         u->origin[i] = node;
         u->E[i] = (ucd_cache){0};
     }
+    if (u->general) {
+        memset(&u->Rs[(size_t)x->first_edge * u->nr], 0, (size_t)x->n_edges * u->nr * sizeof(double));
+        memset(&u->Rp[(size_t)x->first_edge * u->nr], 0, (size_t)x->n_edges * u->nr * sizeof(double));
+    }
 }
 
 static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -560,6 +814,7 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     miai_dag *d = &s->dag;
     if (miai_simultaneous_at(d, node)) return miai_select_plain(s, p->cfg.c, first, count);
     ucd_prepare(u, s, node);
+    if (u->general && u->recurse) return miai_select_plain(s, p->cfg.c, first, count);
     const miai_edge *edges = d->edges;
     uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
@@ -589,13 +844,36 @@ static void all_without_leaf(ucd_data *u, miai_dag *d, const miai_path *path,
     e->sum_prime += r;
     e->n_prime++;
     e->n++;
+    if (u->general) side_add(u, last->edge, rewards, true);
     uint32_t n = ancestors(u, d, last->node);
     for (uint32_t k = 0; k < n; k++)
         for (uint32_t i = u->in_head[u->order[k]]; i != MIAI_NIL; i = u->in_next[i]) {
             miai_edge *f = &d->edges[i];
             f->sum += rewards[miai_role_of(f)];
             f->n++;
+            if (u->general) side_add(u, i, rewards, false);
         }
+    for (uint32_t k = n; k-- > 0;) node_sums(u, d, u->order[k]);
+}
+
+/* general: update-all from `leaf` (every ancestor edge once, the leaf's in-edges also
+ * in n', sum'), then the ancestors' sums recomputed from their edges, children first. */
+static void all_general(ucd_data *u, miai_dag *d, uint32_t leaf, const double *rewards) {
+    uint32_t n = ancestors(u, d, leaf);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t y = u->order[k];
+        for (uint32_t i = u->in_head[y]; i != MIAI_NIL; i = u->in_next[i]) {
+            miai_edge *f = &d->edges[i];
+            double r = rewards[miai_role_of(f)];
+            f->sum += r;
+            if (y == leaf) {
+                f->sum_prime += r;
+                f->n_prime++;
+            }
+            f->n++;
+            side_add(u, i, rewards, y == leaf);
+        }
+    }
     for (uint32_t k = n; k-- > 0;) node_sums(u, d, u->order[k]);
 }
 
@@ -604,14 +882,19 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
     ucd_data *u = p->data;
     miai_dag *d = &s->dag;
     ucd_grow(u, d);
+    prime_sync(u, s);
     if (!u->recurse && !u->refresh && miai_path_simultaneous(d, path)) {
         /* decoupled UCT's statistics; the sums of the path's nodes from their edges */
         ucd_sync(u, s);
         miai_backup_descent(s, path, rewards);
+        side_descent(u, path, rewards);
+        prime_add(u, path->leaf, rewards);
         for (uint32_t k = path->len; k-- > 0;) node_sums(u, d, path->steps[k].node);
         u->seen_iterations = s->root_iterations + 1;
     } else if (u->recurse || u->refresh || path->len == 0) {
         miai_backup_descent(s, path, rewards);
+        side_descent(u, path, rewards);
+        prime_add(u, path->leaf, rewards);
     } else {
         ucd_sync(u, s);
         for (uint32_t k = 0; k < path->len; k++)
@@ -622,17 +905,31 @@ static void ucd_backup(miai_policy *p, miai_search *s, const miai_path *path,
                 all_without_leaf(u, d, path, rewards);
             } else {
                 miai_backup_descent(s, path, rewards);
+                side_descent(u, path, rewards);
                 recompute_ancestors(u, d, path->steps[path->len - 1].node);
+            }
+        } else if (u->general) {
+            prime_add(u, path->leaf, rewards);
+            if (u->backup == UCD_ALL) {
+                all_general(u, d, path->leaf, rewards);
+            } else {
+                miai_backup_descent(s, path, rewards);
+                side_descent(u, path, rewards);
+                recompute_ancestors(u, d, path->leaf);
             }
         } else {
             for (uint32_t k = 0; k < path->len; k++)
                 d->edges[path->steps[k].edge].flags |= MIAI_EDGE_ONPATH;
-            update_ancestors(u, d, path->leaf, rewards, u->backup == UCD_ALL);
+            ucd_prime before = {0};
+            if (u->node_prime && !u->recurse) before = u->P[path->leaf];
+            prime_add(u, path->leaf, rewards);
+            update_ancestors(u, d, path->leaf, rewards, u->backup == UCD_ALL, &before);
         }
         for (uint32_t k = 0; k < path->len; k++)
             d->edges[path->steps[k].edge].flags &= ~(MIAI_EDGE_ONPATH | MIAI_EDGE_FRESH);
         u->seen_iterations = s->root_iterations + 1;
     }
+    if (u->node_prime && !u->recurse) u->p_seen_iterations = s->root_iterations + 1;
     if (u->solver) miai_solver_backup(s, path, rewards);
 }
 
@@ -660,6 +957,21 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     }
 }
 
+/* Every role's payoff totals of node's edges (variants_api.h); false without them. */
+bool miai_ucd_role_sums(const miai_policy *p, const miai_search *s, uint32_t node,
+                        double *out, uint64_t cap) {
+    const ucd_data *u = p->data;
+    const miai_node *x = &s->dag.nodes[node];
+    if (!u->general || u->recurse || cap < 2ull * u->nr * x->n_edges) return false;
+    for (uint32_t k = 0; k < x->n_edges; k++)
+        for (uint32_t r = 0; r < u->nr; r++) {
+            size_t i = (size_t)(x->first_edge + k) * u->nr + r;
+            out[2 * u->nr * k + r] = u->Rs[i];
+            out[2 * u->nr * k + u->nr + r] = u->Rp[i];
+        }
+    return true;
+}
+
 /* Full recomputation instead of the kept sums (the inspection API's `recompute`). */
 bool miai_ucd_recursion(miai_policy *p, bool on) {
     ucd_data *u = p->data;
@@ -674,6 +986,7 @@ const miai_policy_ops miai_ucd_policy = {
     .destroy = ucd_destroy,
     .select = ucd_select,
     .on_expand = ucd_on_expand,
+    .on_reroot = ucd_on_reroot,
     .backup = ucd_backup,
     .final = ucd_final,
 };

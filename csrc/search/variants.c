@@ -4,6 +4,18 @@
 #include "algos.h"
 
 bool miai_ucd_recursion(miai_policy *p, bool on);
+bool miai_ucd_role_sums(const miai_policy *p, const miai_search *s, uint32_t node,
+                        double *out, uint64_t cap);
+
+int miai_variant_edge_role_sums(miai_search *s, uint32_t node, double *out, uint32_t cap,
+                                uint32_t *n) {
+    if (!s || !out || !n || node >= s->dag.n_nodes) return MIAI_EINVAL;
+    if (s->policy.cfg.algorithm != MIAI_ALG_UCD ||
+        !miai_ucd_role_sums(&s->policy, s, node, out, cap))
+        return MIAI_EINVAL;
+    *n = s->dag.nodes[node].n_edges;
+    return MIAI_OK;
+}
 
 int miai_variant_edge_terms(miai_search *s, uint32_t node, int recompute, double *out,
                             uint32_t cap, uint32_t *n) {

@@ -4,8 +4,8 @@
  * Contract:
  *   - The parameters of each algorithm travel in miai_search_config.params; the slot
  *     numbers are below and each policy file documents its own.  A policy refuses
- *     bad values (and simultaneous games or games with more than two roles) with
- *     MIAI_EINVAL from miai_search_create.
+ *     bad values (and games with more than two roles, except UCD, which keeps every
+ *     role's payoffs for them) with MIAI_EINVAL from miai_search_create.
  *   - The inspection entries only read the graph; they validate every argument and
  *     return a MIAI_* status code.
  *
@@ -23,6 +23,8 @@
 #define MIAI_P_UCD_D2 1
 #define MIAI_P_UCD_D3 2
 #define MIAI_P_UCD_BACKUP 3    /* MIAI_UCD_* */
+#define MIAI_P_UCD_PRIME 4     /* MIAI_UCD_PRIME_*: whose n', mu' eq. (10), (12) read */
+#define MIAI_P_UCD_PAYOFFS 5   /* MIAI_UCD_PAYOFFS_* */
 #define MIAI_P_LAMBDA 0        /* AUCT, DUCT: decay in (0, 1] */
 #define MIAI_P_STAR_P 0        /* UCT*: pruning rate */
 #define MIAI_P_STAR_STEP 1     /* UCT*: step width s >= 1 */
@@ -34,6 +36,10 @@
 #define MIAI_UCD_DESCENT 0
 #define MIAI_UCD_ALL 1
 #define MIAI_UCD_INCREMENTAL 2
+#define MIAI_UCD_PRIME_EDGE 0  /* n'(e), mu'(e) of the edge (eq. 10, 12 as written) */
+#define MIAI_UCD_PRIME_NODE 1  /* n'(y), mu'(y) of its destination node y (sec. 2) */
+#define MIAI_UCD_PAYOFFS_AUTO 0    /* general with > 2 roles; else rewards sum to 1 */
+#define MIAI_UCD_PAYOFFS_GENERAL 1 /* every role's payoff totals kept (any rewards) */
 
 /* Edge flag bits set by these policies (miai_edge_stats.flags). */
 #define MIAI_FLAG_WIN 256      /* MCTS-Solver: proven win for the edge's role */
@@ -47,6 +53,14 @@
  * an algorithm without terms (plain UCT) or a bad node. */
 int miai_variant_edge_terms(miai_search *s, uint32_t node, int recompute, double *out,
                             uint32_t cap, uint32_t *n);
+
+/* UCD keeping every role's payoffs (more than two roles, or payoffs = general): per
+ * edge k of `node`, out[2 r k + i] (r = roles) = role i's payoff total over the
+ * edge's n payoffs, out[2 r k + r + i] over its n' payoffs.  cap >= 2 r edges; *n
+ * gets the edge count.  MIAI_EINVAL for other algorithms, UCD without these totals
+ * (or after its memory ran out), a bad node or a short cap. */
+int miai_variant_edge_role_sums(miai_search *s, uint32_t node, double *out, uint32_t cap,
+                                uint32_t *n);
 
 /* UCT*: apply the B* pruning rule at the root now (the root-only variant, run by
  * the Python layer between batches); *left gets the root moves not pruned.

@@ -29,6 +29,12 @@ static const variant VARIANTS[] = {
     {MIAI_ALG_UCD, {-1, -1, -1, MIAI_UCD_ALL}},
     {MIAI_ALG_UCD, {2, 1, 0, MIAI_UCD_DESCENT}},
     {MIAI_ALG_UCD, {0, 1, 2, MIAI_UCD_INCREMENTAL}},
+    {MIAI_ALG_UCD, {1, 0, 1, MIAI_UCD_INCREMENTAL, MIAI_UCD_PRIME_NODE}},
+    {MIAI_ALG_UCD, {-1, 2, 1, MIAI_UCD_ALL, MIAI_UCD_PRIME_NODE, 0, 0, 1}},
+    {MIAI_ALG_UCD, {-1, 1, -1, MIAI_UCD_DESCENT, MIAI_UCD_PRIME_NODE}},
+    {MIAI_ALG_UCD, {-1, 1, 2, MIAI_UCD_INCREMENTAL, MIAI_UCD_PRIME_NODE, MIAI_UCD_PAYOFFS_GENERAL}},
+    {MIAI_ALG_UCD, {1, 0, 1, MIAI_UCD_ALL, 0, MIAI_UCD_PAYOFFS_GENERAL, 0, 1}},
+    {MIAI_ALG_UCD, {2, 1, -1, MIAI_UCD_DESCENT, MIAI_UCD_PRIME_NODE, MIAI_UCD_PAYOFFS_GENERAL}},
     {MIAI_ALG_AUCT, {0.9, 0, 0, 0, 0, 0, 0, 1}},
     {MIAI_ALG_DUCT, {0.99}},
     {MIAI_ALG_UCTSTAR, {0.1, 10, 0, 1, 0, 0, 0, 1}},
@@ -63,6 +69,9 @@ static void run_variant(miai_game *g, const variant *v, uint32_t mode, uint32_t 
         for (uint32_t k = 0; k < info.nodes; k++) {
             if (miai_variant_edge_terms(s, k, k & 1, terms, 4 * 64, &n) != MIAI_OK) continue;
             for (uint32_t i = 0; i < n; i++) CHECK(!isnan(terms[4 * i + 3]));
+            double sums[4 * 64]; /* UCD's per-role totals, where kept */
+            if (miai_variant_edge_role_sums(s, k, sums, 4 * 64, &n) == MIAI_OK)
+                for (uint32_t i = 0; i < 2 * f.n_roles * n; i++) CHECK(!isnan(sums[i]));
         }
         int32_t proof = 0;
         CHECK(miai_variant_root_proven(s, &proof) == MIAI_OK);
@@ -108,6 +117,12 @@ static void bad_input_is_refused(void) {
     cfg.params[MIAI_P_UCD_BACKUP] = 7;
     CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
     cfg.params[MIAI_P_UCD_BACKUP] = 0;
+    cfg.params[MIAI_P_UCD_PRIME] = 2;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_UCD_PRIME] = 0;
+    cfg.params[MIAI_P_UCD_PAYOFFS] = 2;
+    CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);
+    cfg.params[MIAI_P_UCD_PAYOFFS] = 0;
     cfg.algorithm = MIAI_ALG_AUCT;
     cfg.params[MIAI_P_LAMBDA] = 0;
     CHECK(miai_search_create(g, state, &cfg, &s) == MIAI_EINVAL);

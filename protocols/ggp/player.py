@@ -250,8 +250,8 @@ class GgpPlayer:
 
     def _thinker(self, game: AnyGame, state: AnyState, role: int) -> Thinker:
         """The search of the bot spec; UCT (same c) where the C search refuses the
-        spec's algorithm for the game (UCD takes one-player and two-player alternating
-        games only, and multi-role GDL games may be simultaneous: docs/ggp.md).  On
+        spec's algorithm for the game (e.g. the papers' algorithms other than UCD take
+        one or two roles only; docs/ggp.md).  On
         the prover (no propnet): the prover search (decoupled UCT) with the spec's c."""
         params = dict(self.spec.without(SEARCH_KEYS).params)
         algorithm = algorithm_from_spec(self.spec.name, params)

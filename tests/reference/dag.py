@@ -2,6 +2,9 @@
 
 Obviously-correct data only: an edge keeps the payoff sums it received per role,
 n(e), and the part n'(e), mu'(e) received before its destination got its first child.
+A node keeps its own n'(x), mu'(x) (the paper defines them for "a node or an edge",
+section 2): the payoffs of the playouts that started at it, whichever edge they came
+through (UCD's ``prime=node``).
 Formulas live in ucd.py / auct.py / uct_star.py / auer.py; the plain MCTS loop that
 grows such DAGs for identity tests lives in mcts.py.
 """
@@ -19,6 +22,16 @@ class Node:
     edges: list[Edge] = field(default_factory=list)
     parents: list[Edge] = field(default_factory=list)
     expanded: bool = False
+    n1: int = 0  # n'(x): playouts that started at this node
+    total1: list[float] = field(default_factory=list)  # their payoff sum per role
+
+    def add_prime(self, payoff: Sequence[float]) -> None:
+        """One playout started at this node (its n', mu')."""
+        if not self.total1:
+            self.total1 = [0.0] * len(payoff)
+        self.n1 += 1
+        for r, x in enumerate(payoff):
+            self.total1[r] += x
 
 
 @dataclass(eq=False)

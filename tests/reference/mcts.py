@@ -6,7 +6,8 @@ Iteration: from the root, select an edge at each expanded node; an edge followed
 the first time gets its child (DAG mode: the existing node of that position if any);
 a new or terminal node ends the descent and a playout is run from it.  The payoff
 goes to every edge of the path (or, update-all, every ancestor edge once); the edges
-entering the playout node also count it in n', mu'.
+entering the playout node also count it in n', mu', and so does that node (its own
+n', mu': UCD's ``prime=node``).
 """
 
 from __future__ import annotations
@@ -74,12 +75,14 @@ def argmax_first(edges: Sequence[Edge], value: Callable[[Edge], float]) -> Edge:
 
 
 def descent_backup(path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
+    leaf.add_prime(payoff)
     for e in path:
         e.add(payoff, first=e.child is leaf)
 
 
 def all_backup(path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
     """Update-all: every ancestor edge of the playout node, each exactly once."""
+    leaf.add_prime(payoff)
     for e in ancestors(leaf):
         e.add(payoff, first=e.child is leaf)
 
@@ -108,10 +111,12 @@ class UCDPolicy:
     d3: float
     c: float
     backup_mode: str = "descent"  # or "all"
+    prime: str = "edge"  # or "node"
 
     def select(self, node: Node) -> Edge:
         return argmax_first(
-            node.edges, lambda e: ucd_ref.value(e, self.d1, self.d2, self.d3, self.c)
+            node.edges,
+            lambda e: ucd_ref.value(e, self.d1, self.d2, self.d3, self.c, self.prime),
         )
 
     def backup(self, path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
@@ -120,18 +125,29 @@ class UCDPolicy:
 
 @dataclass
 class SimpleTTPolicy:
-    """The 'simple way' (UCD paper, section 2): statistics in the nodes, the UCT value
-    of a move is that of the node it leads to, the parent count is the node's visits."""
+    """The 'simple way' (UCD paper, section 2): statistics in the nodes, keyed by
+    position -- N(y) descents reached y, W(y) their payoff sum, L(y) of them started a
+    playout at y.  The plain UCT value (eq. 2) of a move is that of the node it leads
+    to, mean W/N and count N; a move not yet tried from this node is worth +inf (UCT's
+    rule: the graph learns where a move leads when it is first followed).  The parent
+    term is ``parent="through"``: eq. (2)'s p, the payoffs the children received
+    through this node, N(a) - L(a); or ``parent="children"``: the children's own
+    counts summed, sum of N(y) over the moves tried here."""
 
     c: float
+    parent: str = "through"
 
     def __post_init__(self) -> None:
         self.n: dict[int, int] = {}
         self.total: dict[int, list[float]] = {}
+        self.leaf: dict[int, int] = {}
 
     def select(self, node: Node) -> Edge:
         role = node.to_move
-        parent_n = sum(self.n.get(id(e.child), 0) for e in node.edges if e.child)
+        if self.parent == "through":
+            parent_n = self.n.get(id(node), 0) - self.leaf.get(id(node), 0)
+        else:
+            parent_n = sum(self.n.get(id(e.child), 0) for e in node.edges if e.child)
 
         def val(e: Edge) -> float:
             k = id(e.child) if e.child is not None else None
@@ -145,12 +161,15 @@ class SimpleTTPolicy:
 
     def backup(self, path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
         descent_backup(path, leaf, payoff)
-        for e in path:
-            k = id(e.child)
+        self.leaf[id(leaf)] = self.leaf.get(id(leaf), 0) + 1
+        nodes = [path[0].parent] if path else [leaf]
+        nodes += [e.child for e in path if e.child is not None]
+        for x in nodes:
+            k = id(x)
             self.n[k] = self.n.get(k, 0) + 1
             tot = self.total.setdefault(k, [0.0] * len(payoff))
-            for r, x in enumerate(payoff):
-                tot[r] += x
+            for r, v in enumerate(payoff):
+                tot[r] += v
 
 
 @dataclass
