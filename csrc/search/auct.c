@@ -134,44 +134,75 @@ static void auct_backup(miai_policy *p, miai_search *s, const miai_path *path,
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
 
+/* DUCT's selection; the common case (no solver, no pruned edge, alternating node)
+ * takes one pass for s^D, the unvisited edges and the flags, then one for eq. (2),
+ * with uct.c's rule for unvisited edges (uniformly at random, one draw of the rng) --
+ * the same choices as the general path below, in fewer passes. */
 static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
     (void)role;
+    const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
-    uint32_t mask;
-    uint32_t early = select_before_values(p, s, node, first, count, &mask);
-    if (early != MIAI_NIL) return early;
+    const uint32_t end = first + count;
+    uint32_t mask = 0;
     double total = 0.0;
-    for (uint32_t i = first; i < first + count; i++) total += edges[i].alg_b;
-    double k = miai_ucb_factor(p->cfg.c, total);
+    bool fast = !a->solver && !miai_simultaneous_at(&s->dag, node);
+    if (fast) {
+        uint32_t unvisited = 0, flags = 0;
+        for (uint32_t i = first; i < end; i++) {
+            total += edges[i].alg_b;
+            unvisited += edges[i].n == 0;
+            flags |= edges[i].flags;
+        }
+        fast = !(flags & MIAI_EDGE_PRUNED);
+        if (fast && unvisited) {
+            uint32_t k = miai_rng_below(&s->rng, unvisited);
+            for (uint32_t i = first; i < end; i++)
+                if (edges[i].n == 0 && k-- == 0) return i;
+        }
+    }
+    if (!fast) {
+        uint32_t early = select_before_values(p, s, node, first, count, &mask);
+        if (early != MIAI_NIL) return early;
+        total = 0.0;
+        for (uint32_t i = first; i < end; i++) total += edges[i].alg_b;
+    }
+    const double k = miai_ucb_factor(p->cfg.c, total);
     miai_argmax best;
     miai_argmax_init(&best, first);
-    for (uint32_t i = first; i < first + count; i++) {
-        if (edges[i].flags & mask) continue;
+    for (uint32_t i = first; i < end; i++) {
+        if (mask && (edges[i].flags & mask)) continue;
         /* eq. (2): r^D + C sqrt(log s^D / n^D) */
-        miai_argmax_offer(&best, &s->rng, i,
-                          miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
+        miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
     }
     return best.chosen;
+}
+
+/* Eq. (3) and (4) without the playout: every edge of [begin, end) decays by lambda. */
+static inline void duct_decay(miai_edge *edges, uint32_t begin, uint32_t end, double lam) {
+    for (uint32_t i = begin; i < end; i++) {
+        edges[i].alg_a = lam * edges[i].alg_a;
+        edges[i].alg_b = (float)(lam * (double)edges[i].alg_b);
+    }
 }
 
 static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                         const double *rewards) {
     const auct_data *a = p->data;
     miai_dag *d = &s->dag;
+    const double lam = a->decay.lambda;
     miai_backup_descent(s, path, rewards);
+    miai_edge *edges = d->edges; /* a local: stores through edges must not reload it */
     for (uint32_t k = 0; k < path->len; k++) {
         const miai_step *st = &path->steps[k];
         if (miai_simultaneous_at(d, st->node)) continue;
         const miai_node *x = &d->nodes[st->node];
-        double r = rewards[st->role];
-        for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
-            miai_edge *f = &d->edges[i];
-            bool hit = i == st->edge;
-            /* eq. (3) and (4) */
-            f->alg_a = a->decay.lambda * f->alg_a + (hit ? r : 0.0);
-            f->alg_b = (float)(a->decay.lambda * (double)f->alg_b + (hit ? 1.0 : 0.0));
-        }
+        const uint32_t begin = x->first_edge, end = begin + x->n_edges, hit = st->edge;
+        /* eq. (3) and (4): the chosen edge gains the playout, every edge decays */
+        duct_decay(edges, begin, hit, lam);
+        edges[hit].alg_a = lam * edges[hit].alg_a + rewards[st->role];
+        edges[hit].alg_b = (float)(lam * (double)edges[hit].alg_b + 1.0);
+        duct_decay(edges, hit + 1, end, lam);
     }
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
