@@ -121,10 +121,42 @@ def test_sheets_listed_as_not_grounded_are_over_the_bound(name: str) -> None:
         load((SHARED / name).read_text())
 
 
+def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int) -> None:
+    """The differential playout engine against the plain evaluation (every ply, state
+    bytes) and the generic playout loop (same seed: same moves, same final state), from
+    the initial state and from states along one random game."""
+    state = game.initial_state()
+    for k in range(n):
+        plies = game.check_playout(state, rng.randrange(2**64))
+        assert plies is not None and plies >= 0
+        if state.is_terminal():
+            break
+        if k % 2:  # move on: the playouts start from later states too
+            joint = [rng.choice(game.rule_moves(state, r)) for r in range(game.n_roles)]
+            if state.to_move >= 0:
+                state.play(joint[state.to_move])
+            else:
+                state.play_joint(joint)
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_differential_playouts_agree_with_plain_evaluation(name: str) -> None:
+    check_playouts_along_a_game(propnet(name), random.Random(name), 100 if FULL else 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW)
+def test_differential_playouts_agree_with_plain_evaluation_slow(name: str) -> None:
+    if not FULL:
+        pytest.skip("grounding takes seconds: run with MIAI_FULL=1")
+    check_playouts_along_a_game(propnet(name), random.Random(name), 40)
+
+
 def test_breakthrough_grounds_and_agrees_on_one_game() -> None:
     """One heavy sheet in CI too (the propnet target game of the issue)."""
     name = "breakthrough.kif"
     compare_random_game(propnet(name), prover(name), random.Random(3), 30)
+    check_playouts_along_a_game(propnet(name), random.Random(4), 6)
 
 
 def test_sheets_over_the_bound_fall_back_to_the_prover(caplog: pytest.LogCaptureFixture) -> None:

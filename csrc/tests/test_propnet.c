@@ -94,6 +94,14 @@ static void tiny_game_plays(void) {
     CHECK(miai_state_init(g, s) == MIAI_OK);
     CHECK(miai_playouts(g, s, 200, 1, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 400 && mean[0] == 1.0 && mean[1] == 0.0);
+    /* the differential playout engine (through the cyclic range) equals the plain one */
+    uint32_t len = 0, longest = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
+        if (len > longest) longest = len;
+    }
+    CHECK(longest > 2); /* some playouts "stay" on the way */
+    CHECK(miai_gdl_playout_check(g, s, 1, NULL) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
 }

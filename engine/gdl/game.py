@@ -62,6 +62,20 @@ class GdlGame(Game):
               "legal moves")
         return [int(out[i]) for i in range(n[0])]
 
+    def check_playout(self, state: State, seed: int) -> int | None:
+        """Run the C differential playout engine from ``state`` checking every ply
+        against the plain evaluation, and the whole playout against the generic loop
+        with the same ``seed``; the playout's length, or None when this game's playouts
+        do not use the engine (net too big).  Raises CorruptStateError on a difference."""
+        if not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
+        plies = ffi.new("uint32_t *")
+        code = lib.miai_gdl_playout_check(self.ptr, state.ptr, seed, plies)
+        if code == lib.MIAI_ELIMIT:
+            return None
+        check(code, "differential playout against plain evaluation")
+        return int(plies[0])
+
     def __repr__(self) -> str:
         return f"GdlGame({self.name!r}, roles={self.roles}, nodes={self.info.stats['nodes']})"
 
