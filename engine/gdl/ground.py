@@ -93,18 +93,20 @@ def _at(t: Term, path: tuple[int, ...]) -> Term:
 
 
 def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...], tuple]:
-    """Paths of the subterms of ``lit`` that are ground once ``bound`` is bound (and
-    the functors on the way to them), with those subterm patterns."""
+    """Paths of the leaves of ``lit`` that are ground once ``bound`` is bound (constants
+    and bound variables) and of the functors of its compound subterms, with those
+    leaves and functors: the key of an index lookup (each a constant or a variable)."""
     paths: list[tuple[int, ...]] = []
     subs: list[Term] = []
 
     def walk(t: Term, path: tuple[int, ...]) -> None:
         for k in range(1, len(t)):
             a = t[k]
-            if set(variables(a)) <= bound:
-                paths.append(path + (k,))
-                subs.append(a)
-            elif isinstance(a, tuple):
+            if isinstance(a, str):
+                if not a.startswith("?") or a in bound:
+                    paths.append(path + (k,))
+                    subs.append(a)
+            else:
                 paths.append(path + (k, 0))
                 subs.append(a[0])
                 walk(a, path + (k,))
@@ -114,24 +116,77 @@ def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...],
     return tuple(paths), tuple(subs)
 
 
-# A join step: ("pos", literal, key paths, key patterns, delta) | ("neg", atom) | ("distinct", a, b)
+# A join step: ("pos", literal, key paths, key patterns, delta, binder)
+#             | ("neg", atom) | ("distinct", a, b)
 Step = tuple
 
 
-def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str]) -> list[Step]:
+class _Binder:
+    """How a candidate atom of a positive literal extends a binding, compiled once per
+    join step: the index lookup already enforced every subterm that is ground once the
+    earlier steps' variables are bound (and the functors on the way to them), so a
+    candidate only needs the arities of its open compound subterms checked, the fresh
+    variables read off at their paths, and repeated fresh variables compared."""
+
+    __slots__ = ("shapes", "binds", "eqs", "keyfns")
+
+    def __init__(self, lit: Term, bound: set[str], subs: tuple) -> None:
+        self.shapes: list[tuple[tuple[int, ...], int]] = []
+        self.binds: list[tuple[str, tuple[int, ...]]] = []
+        self.eqs: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        first: dict[str, tuple[int, ...]] = {}
+
+        def walk(t: Term, path: tuple[int, ...]) -> None:
+            if isinstance(t, str):
+                if t.startswith("?") and t not in bound:
+                    if t in first:
+                        self.eqs.append((first[t], path))
+                    else:
+                        first[t] = path
+                        self.binds.append((t, path))
+                return
+            if path:
+                self.shapes.append((path, len(t)))
+            for k in range(1, len(t)):
+                walk(t[k], path + (k,))
+
+        walk(lit, ())
+        # the key: a bound variable's value or a constant, per key path
+        self.keyfns = [(s.startswith("?"), s) for s in subs]
+
+    def key(self, env: dict[str, Term]) -> tuple:
+        return tuple([env[s] if var else s for var, s in self.keyfns])
+
+    def extend(self, atom: Term, env: dict[str, Term]) -> dict[str, Term] | None:
+        for path, n in self.shapes:
+            t = _at(atom, path)
+            if isinstance(t, str) or len(t) != n:
+                return None
+        new = dict(env)
+        for var, path in self.binds:
+            new[var] = atom[path[0]] if len(path) == 1 else _at(atom, path)
+        for a, b in self.eqs:
+            if _at(atom, a) != _at(atom, b):
+                return None
+        return new
+
+
+def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str],
+          bound_first: Iterable[str] = ()) -> list[Step]:
     """Order the literals of a body for a join: the delta literal first (semi-naive),
     then filters as soon as their variables are bound, then the positive literal with
-    the most bound arguments (static ones preferred on ties)."""
+    the most bound arguments (static ones preferred on ties).  ``bound_first``:
+    variables already bound when the join starts."""
     positive = [i for i, b in enumerate(body)
                 if not (isinstance(b, tuple) and b[0] in ("not", "distinct"))]
     filters = [b for b in body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
-    bound: set[str] = set()
+    bound: set[str] = set(bound_first)
     steps: list[Step] = []
 
     def push(i: int, delta: bool) -> None:
         lit = body[i]
         paths, subs = _key_paths(lit, bound)
-        steps.append(("pos", lit, paths, subs, delta))
+        steps.append(("pos", lit, paths, subs, delta, _Binder(lit, bound, subs)))
         bound.update(variables(lit))
 
     def flush() -> None:
@@ -194,22 +249,23 @@ class Grounder:
             out: list[dict[str, Term]] = []
             kind = step[0]
             if kind == "pos":
-                _, lit, paths, subs, is_delta = step
+                _, lit, paths, subs, is_delta, binder = step
                 rel = self.rel(name_of(lit))
                 for env in envs:
                     self._tick()
-                    if is_delta and delta is not None:
-                        candidates: Iterable[Term] = delta
-                    else:
-                        key = tuple(substitute(s, env) for s in subs)
-                        candidates = rel.lookup(paths, key)
                     if isinstance(lit, str):
-                        if lit in candidates:
+                        if lit in (delta if is_delta and delta is not None else rel.atoms):
                             out.append(env)
                         continue
-                    for atom in candidates:
-                        new = dict(env)
-                        if match(lit, atom, new):
+                    if is_delta and delta is not None:
+                        for atom in delta:  # not filtered by an index: match in full
+                            new = dict(env)
+                            if match(lit, atom, new):
+                                out.append(new)
+                        continue
+                    for atom in rel.lookup(paths, binder.key(env)):
+                        new = binder.extend(atom, env)
+                        if new is not None:
                             out.append(new)
             elif kind == "neg":
                 atom_pat = step[1]
