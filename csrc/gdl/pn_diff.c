@@ -3,11 +3,13 @@
  * The plain evaluation (propnet.c) recomputes every node the outputs need at every
  * ply.  Here the value of every node is kept across the plies of one playout, and a
  * ply only propagates what changed:
- *   - each AND/OR gate keeps the number of its inputs that are true (AND: count ==
- *     fan-in; OR: count > 0); a NOT reads its input;
- *   - a changed node marks the gates reading it in a bitmap of dirty nodes; since an
- *     input always has a smaller index than its gate (outside cyclic ranges), the
- *     bitmap is swept upwards once per wave and every gate is settled exactly once;
+ *   - each gate keeps a count and is true when the count reaches its threshold: AND
+ *     counts its true inputs against its fan-in, OR its true inputs against 1, NOT
+ *     its false input against 1;
+ *   - a changed node updates the counts of the gates reading it and marks, in a bitmap
+ *     of dirty nodes, those whose count crossed the threshold; since an input always
+ *     has a smaller index than its gate (outside cyclic ranges), the bitmap is swept
+ *     upwards once per wave and every marked gate is settled exactly once;
  *   - a cyclic range [lo, hi) (positive recursion) is recomputed whole from all-false
  *     to its least fixpoint, as in the plain evaluation, when one of its nodes is
  *     dirty; its nodes' changes then go out like any other;
@@ -34,7 +36,7 @@
 /* ---- tables, built once per game ----------------------------------------------- */
 
 void pn_diff_free(pn_diff_tables *t) {
-    void *arrays[] = {t->dk,          t->aux,        t->range_id,   t->out_first,
+    void *arrays[] = {t->thresh,      t->range_id,   t->out_first,
                       t->out,         t->watch_first, t->watch,     t->base_first,
                       t->base_nodes,  t->input_first, t->input_nodes, t->set_nodes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
@@ -75,8 +77,7 @@ int pn_diff_build(pn_data *d) {
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++)
             if (d->kind[i] != MIAI_PN_AND && d->kind[i] != MIAI_PN_OR) return MIAI_OK;
-    t->dk = calloc(n, 1);
-    t->aux = calloc(n, sizeof *t->aux);
+    t->thresh = calloc(n, sizeof *t->thresh);
     t->range_id = calloc(n, sizeof *t->range_id);
     /* pairs for the CSR tables: at most max(edges, watches, nodes) of them */
     uint32_t n_watch = d->total_moves + d->n_base;
@@ -85,21 +86,23 @@ int pn_diff_build(pn_data *d) {
     uint32_t *key = malloc(sizeof *key * (cap ? cap : 1));
     uint32_t *val = malloc(sizeof *val * (cap ? cap : 1));
     int rc = MIAI_ENOMEM;
-    if (!t->dk || !t->aux || !t->range_id || !key || !val) goto done;
+    if (!t->thresh || !t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) t->range_id[i] = r + 1;
     for (uint32_t i = 0; i < n; i++) {
         uint8_t k = d->kind[i];
-        if (k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT) t->dk[i] = k;
-        if (k == MIAI_PN_AND) t->aux[i] = d->first_in[i + 1] - d->first_in[i];
-        if (k == MIAI_PN_NOT) t->aux[i] = d->in[d->first_in[i]];
+        if (k == MIAI_PN_AND) t->thresh[i] = d->first_in[i + 1] - d->first_in[i];
+        if (k == MIAI_PN_OR || k == MIAI_PN_NOT) t->thresh[i] = 1;
     }
-    /* fan-out: the gates reading each node */
+    /* fan-out: the gates reading each node (none inside one range: it settles whole) */
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++) {
-            key[m] = d->in[e];
-            val[m++] = i;
+            uint32_t src = d->in[e];
+            if (t->range_id[i] && t->range_id[i] == t->range_id[src]) continue;
+            key[m] = src;
+            val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
+                       (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
         }
     if ((rc = pn_csr(n, m, key, val, &t->out_first, &t->out)) != MIAI_OK) goto done;
     /* watches: legal-move bits and next-state bits follow their nodes */
@@ -172,19 +175,24 @@ static inline void pn_mark(pn_wave *w, uint32_t node) {
     if (word > w->dhi) w->dhi = word;
 }
 
-/* Node i has just changed to x: tell the gates reading it and the watched bits. */
+/* Node i has just changed to x: count it in the gates reading it, mark those that
+ * cross their threshold (or belong to a range), update the watched bits. */
 static void pn_changed(pn_wave *w, uint32_t i, uint8_t x) {
     const pn_diff_tables *t = w->t;
-    uint32_t rid = t->range_id[i];
-    for (uint32_t e = t->out_first[i]; e < t->out_first[i + 1]; e++) {
-        uint32_t o = t->out[e];
-        uint32_t orid = t->range_id[o];
-        if (orid) {
-            if (orid != rid) pn_mark(w, o); /* the range is settled whole */
+    uint32_t *cnt = w->cnt;
+    for (uint32_t e = t->out_first[i], end = t->out_first[i + 1]; e < end; e++) {
+        uint32_t edge = t->out[e], o = edge & PN_EDGE_NODE;
+        if (edge & PN_EDGE_RANGE) {
+            pn_mark(w, o);
             continue;
         }
-        if (t->dk[o] != MIAI_PN_NOT) w->cnt[o] += x ? 1u : 0xffffffffu;
-        pn_mark(w, o);
+        uint32_t th = t->thresh[o];
+        uint8_t up = (edge & PN_EDGE_NEGATED) ? !x : x; /* one more input counted */
+        if (up) {
+            if (++cnt[o] == th) pn_mark(w, o);
+        } else if (cnt[o]-- == th) {
+            pn_mark(w, o);
+        }
     }
     for (uint32_t e = t->watch_first[i]; e < t->watch_first[i + 1]; e++) {
         uint32_t a = t->watch[e];
@@ -260,13 +268,7 @@ static void pn_wave_run(pn_wave *w) {
                 pn_settle_range(w, t->range_id[i] - 1);
                 continue;
             }
-            uint8_t x;
-            switch (t->dk[i]) {
-            case MIAI_PN_AND: x = w->cnt[i] == t->aux[i]; break;
-            case MIAI_PN_OR: x = w->cnt[i] != 0; break;
-            case MIAI_PN_NOT: x = !w->v[t->aux[i]]; break;
-            default: continue;
-            }
+            uint8_t x = w->cnt[i] >= t->thresh[i];
             if (x != w->v[i]) {
                 w->v[i] = x;
                 pn_changed(w, i, x);
@@ -314,7 +316,10 @@ static void pn_wave_init(pn_wave *w) {
             w->cnt[i] = c;
             v[i] = o.kind == MIAI_PN_AND ? c == o.b - o.a : c != 0;
             break;
-        case MIAI_PN_NOT: v[i] = !v[d->in[o.a]]; break;
+        case MIAI_PN_NOT:
+            v[i] = !v[d->in[o.a]];
+            w->cnt[i] = v[i];
+            break;
         default: v[i] = 0; break; /* FALSE, INPUT, MOVESET: no move yet */
         }
     }

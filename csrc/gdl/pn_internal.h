@@ -31,16 +31,22 @@ enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
 
 /* What the differential engine does when a node's value changes besides telling its
  * outputs: a legal-move bit or a next-state bit follows it (pn_diff.c). */
+/* An edge of the differential engine: the gate it reaches, and whether that gate's
+ * count goes down when the node turns true (an input of a NOT) or is not counted at
+ * all (a gate of a cyclic range, settled by reading its inputs). */
+#define PN_EDGE_NEGATED 0x80000000u
+#define PN_EDGE_RANGE 0x40000000u
+#define PN_EDGE_NODE 0x3fffffffu
+
 #define PN_WATCH_LEGAL 0x00000000u
 #define PN_WATCH_NEXT 0x80000000u
 
 typedef struct {
     uint8_t enabled;         /* 0: playouts fall back to the generic loop */
-    uint8_t *dk;             /* [n] MIAI_PN_AND / OR / NOT, else 0 (sources, constants) */
-    uint32_t *aux;           /* [n] AND: fan-in; NOT: its input; else 0 */
+    uint32_t *thresh;        /* [n] a gate is true when its count reaches this */
     uint32_t *range_id;      /* [n] range index + 1, 0 outside every range */
     uint32_t *out_first;     /* [n + 1] offsets into out */
-    uint32_t *out;           /* the gates reading each node */
+    uint32_t *out;           /* the gates reading each node, PN_EDGE_* flags */
     uint32_t *watch_first;   /* [n + 1] offsets into watch */
     uint32_t *watch;         /* PN_WATCH_LEGAL | global move, PN_WATCH_NEXT | base */
     uint32_t *base_first;    /* [n_base + 1] offsets into base_nodes */
