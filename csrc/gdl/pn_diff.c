@@ -36,8 +36,8 @@
 /* ---- tables, built once per game ----------------------------------------------- */
 
 void pn_diff_free(pn_diff_tables *t) {
-    void *arrays[] = {t->thresh,      t->range_id,   t->out_first,
-                      t->out,         t->watch_first, t->watch,     t->base_first,
+    void *arrays[] = {t->thresh,      t->range_id,   t->span,
+                      t->out,         t->watch,      t->base_first,
                       t->base_nodes,  t->input_first, t->input_nodes, t->set_nodes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
@@ -83,8 +83,8 @@ int pn_diff_build(pn_data *d) {
     uint32_t n_watch = d->total_moves + d->n_base;
     size_t cap = n_edges > n_watch ? n_edges : n_watch;
     if (cap < n) cap = n;
-    uint32_t *key = malloc(sizeof *key * (cap ? cap : 1));
-    uint32_t *val = malloc(sizeof *val * (cap ? cap : 1));
+    uint32_t *key = calloc(cap ? cap : 1, sizeof *key);
+    uint32_t *val = calloc(cap ? cap : 1, sizeof *val);
     int rc = MIAI_ENOMEM;
     if (!t->thresh || !t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
@@ -104,7 +104,24 @@ int pn_diff_build(pn_data *d) {
             val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
                        (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
         }
-    if ((rc = pn_csr(n, m, key, val, &t->out_first, &t->out)) != MIAI_OK) goto done;
+    uint32_t *first = NULL, *edge = NULL;
+    if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) goto done;
+    t->span = malloc(sizeof *t->span * n);
+    t->out = malloc(sizeof *t->out * (m ? m : 1));
+    if (!t->span || !t->out) {
+        free(first);
+        free(edge);
+        rc = MIAI_ENOMEM;
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        t->span[i].out = first[i];
+        t->span[i].out_end = first[i + 1];
+    }
+    for (uint32_t e = 0; e < m; e++)
+        t->out[e] = (pn_edge){edge[e], t->thresh[edge[e] & PN_EDGE_NODE]};
+    free(first);
+    free(edge);
     /* watches: legal-move bits and next-state bits follow their nodes */
     m = 0;
     for (uint32_t g = 0; g < d->total_moves; g++) {
@@ -115,7 +132,14 @@ int pn_diff_build(pn_data *d) {
         key[m] = d->next_node[b];
         val[m++] = PN_WATCH_NEXT | b;
     }
-    if ((rc = pn_csr(n, m, key, val, &t->watch_first, &t->watch)) != MIAI_OK) goto done;
+    if ((rc = pn_csr(n, m, key, val, &first, &t->watch)) != MIAI_OK) goto done;
+    for (uint32_t i = 0; i < n; i++) {
+        t->span[i].watch = first[i];
+        t->span[i].watch_end = first[i + 1];
+    }
+    free(first);
+    for (uint32_t i = 0; i < n; i++)
+        if (t->range_id[i]) t->thresh[i] |= PN_THRESH_RANGE;
     /* sources: the BASE nodes of each base, the INPUT nodes of each move */
     m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -180,13 +204,14 @@ static inline void pn_mark(pn_wave *w, uint32_t node) {
 static void pn_changed(pn_wave *w, uint32_t i, uint8_t x) {
     const pn_diff_tables *t = w->t;
     uint32_t *cnt = w->cnt;
-    for (uint32_t e = t->out_first[i], end = t->out_first[i + 1]; e < end; e++) {
-        uint32_t edge = t->out[e], o = edge & PN_EDGE_NODE;
+    const pn_span sp = t->span[i];
+    for (uint32_t e = sp.out; e < sp.out_end; e++) {
+        uint32_t edge = t->out[e].node, o = edge & PN_EDGE_NODE;
         if (edge & PN_EDGE_RANGE) {
             pn_mark(w, o);
             continue;
         }
-        uint32_t th = t->thresh[o];
+        uint32_t th = t->out[e].thresh;
         uint8_t up = (edge & PN_EDGE_NEGATED) ? !x : x; /* one more input counted */
         if (up) {
             if (++cnt[o] == th) pn_mark(w, o);
@@ -194,7 +219,7 @@ static void pn_changed(pn_wave *w, uint32_t i, uint8_t x) {
             pn_mark(w, o);
         }
     }
-    for (uint32_t e = t->watch_first[i]; e < t->watch_first[i + 1]; e++) {
+    for (uint32_t e = sp.watch; e < sp.watch_end; e++) {
         uint32_t a = t->watch[e];
         uint64_t *bits;
         uint32_t k;
@@ -264,11 +289,12 @@ static void pn_wave_run(pn_wave *w) {
         while (w->dirty[word]) {
             uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(w->dirty[word]);
             w->dirty[word] &= w->dirty[word] - 1;
-            if (t->range_id[i]) {
+            uint32_t th = t->thresh[i];
+            if (th & PN_THRESH_RANGE) {
                 pn_settle_range(w, t->range_id[i] - 1);
                 continue;
             }
-            uint8_t x = w->cnt[i] >= t->thresh[i];
+            uint8_t x = w->cnt[i] >= th;
             if (x != w->v[i]) {
                 w->v[i] = x;
                 pn_changed(w, i, x);

@@ -38,16 +38,28 @@ enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
 #define PN_EDGE_RANGE 0x40000000u
 #define PN_EDGE_NODE 0x3fffffffu
 
+#define PN_THRESH_RANGE 0x80000000u
+
+typedef struct {
+    uint32_t node;   /* gate index | PN_EDGE_* */
+    uint32_t thresh; /* the gate's threshold (read with its count) */
+} pn_edge;
+
+typedef struct {
+    uint32_t out, out_end;     /* [out, out_end) in pn_diff_tables.out */
+    uint32_t watch, watch_end; /* [watch, watch_end) in pn_diff_tables.watch */
+} pn_span;
+
 #define PN_WATCH_LEGAL 0x00000000u
 #define PN_WATCH_NEXT 0x80000000u
 
 typedef struct {
     uint8_t enabled;         /* 0: playouts fall back to the generic loop */
-    uint32_t *thresh;        /* [n] a gate is true when its count reaches this */
+    uint32_t *thresh;        /* [n] a gate is true when its count reaches this;
+                                PN_THRESH_RANGE: the node is in a cyclic range */
     uint32_t *range_id;      /* [n] range index + 1, 0 outside every range */
-    uint32_t *out_first;     /* [n + 1] offsets into out */
-    uint32_t *out;           /* the gates reading each node, PN_EDGE_* flags */
-    uint32_t *watch_first;   /* [n + 1] offsets into watch */
+    pn_span *span;           /* [n] its edges and watches */
+    pn_edge *out;            /* the gates reading each node */
     uint32_t *watch;         /* PN_WATCH_LEGAL | global move, PN_WATCH_NEXT | base */
     uint32_t *base_first;    /* [n_base + 1] offsets into base_nodes */
     uint32_t *base_nodes;    /* BASE nodes of each base proposition */
