@@ -201,7 +201,8 @@ static inline void pn_mark(pn_wave *w, uint32_t node) {
 
 /* Node i has just changed to x: count it in the gates reading it, mark those that
  * cross their threshold (or belong to a range), update the watched bits. */
-static void pn_changed(pn_wave *w, uint32_t i, uint8_t x) {
+static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_t i,
+                                                              uint8_t x) {
     const pn_diff_tables *t = w->t;
     uint32_t *cnt = w->cnt;
     const pn_span sp = t->span[i];
