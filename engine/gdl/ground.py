@@ -16,13 +16,15 @@ GroundingLimitError.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, cast
 
 from engine.gdl.checks import Program
 from engine.gdl.errors import GroundingLimitError
 from engine.gdl.graph import strongly_connected
-from engine.gdl.terms import Rule, Term, match, name_of, substitute, variables
+from engine.gdl.terms import Rule, Term, match, name_of, variables
 
 
 @dataclass(frozen=True)
@@ -126,54 +128,77 @@ def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...],
 Step = tuple
 
 
-class _Binder:
-    """How a candidate atom of a positive literal extends a binding, compiled once per
-    join step: the index lookup already enforced every subterm that is ground once the
-    earlier steps' variables are bound (and the functors on the way to them), so a
-    candidate only needs the arities of its open compound subterms checked, the fresh
-    variables read off at their paths, and repeated fresh variables compared."""
+def _path_expr(path: tuple[int, ...]) -> str:
+    return "atom" + "".join(f"[{k}]" for k in path)
 
-    __slots__ = ("shapes", "binds", "eqs", "keyfns")
+
+def _term_expr(t: Term) -> str:
+    """Python expression building ``t`` from the bindings ``env`` (every variable of
+    ``t`` bound)."""
+    if isinstance(t, str):
+        return f"env[{t!r}]" if t.startswith("?") else repr(t)
+    return "(" + ", ".join([repr(t[0]), *(_term_expr(a) for a in t[1:])]) + ",)"
+
+
+@lru_cache(maxsize=1 << 14)
+def _builder(t: Term) -> Callable[[dict[str, Term]], Term]:
+    """``substitute(t, env)`` compiled for one pattern (every variable bound): the join
+    builds rule heads and filter atoms by the million."""
+    return cast(Callable[[dict[str, Term]], Term], eval("lambda env: " + _term_expr(t), {}))
+
+
+class _Binder:
+    """How the candidate atoms of a positive literal extend a binding, compiled once
+    per join step: the index lookup already enforced every subterm that is ground once
+    the earlier steps' variables are bound (and the functors on the way to them), so a
+    candidate only needs the arities of its compound subterms checked, repeated fresh
+    variables compared, and the fresh variables read off at their paths.  ``scan``
+    does that for a list of candidates in one generated loop."""
+
+    __slots__ = ("keyfns", "scan")
 
     def __init__(self, lit: Term, bound: set[str], subs: tuple) -> None:
-        self.shapes: list[tuple[tuple[int, ...], int]] = []
-        self.binds: list[tuple[str, tuple[int, ...]]] = []
-        self.eqs: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        shapes: list[tuple[tuple[int, ...], int]] = []
+        binds: list[tuple[str, tuple[int, ...]]] = []
+        eqs: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         first: dict[str, tuple[int, ...]] = {}
 
         def walk(t: Term, path: tuple[int, ...]) -> None:
             if isinstance(t, str):
                 if t.startswith("?") and t not in bound:
                     if t in first:
-                        self.eqs.append((first[t], path))
+                        eqs.append((first[t], path))
                     else:
                         first[t] = path
-                        self.binds.append((t, path))
+                        binds.append((t, path))
                 return
             if path:
-                self.shapes.append((path, len(t)))
+                shapes.append((path, len(t)))
             for k in range(1, len(t)):
                 walk(t[k], path + (k,))
 
         walk(lit, ())
         # the key: a bound variable's value or a constant, per key path
         self.keyfns = [(s.startswith("?"), s) for s in subs]
+        lines = ["def scan(cands, env, out):", "    for atom in cands:"]
+        for path, n in shapes:  # outer subterms first: inner paths are then safe
+            x = _path_expr(path)
+            lines.append(f"        if {x}.__class__ is str or len({x}) != {n}: continue")
+        for a, b in eqs:
+            lines.append(f"        if {_path_expr(a)} != {_path_expr(b)}: continue")
+        if binds:
+            lines.append("        new = env.copy()")
+            lines += [f"        new[{v!r}] = {_path_expr(p)}" for v, p in binds]
+            lines.append("        out.append(new)")
+        else:
+            lines.append("        out.append(env)")
+        space: dict[str, Any] = {}
+        exec("\n".join(lines), space)
+        self.scan: Callable[[Iterable[Term], dict[str, Term], list[dict[str, Term]]], None] = (
+            space["scan"])
 
     def key(self, env: dict[str, Term]) -> tuple:
         return tuple([env[s] if var else s for var, s in self.keyfns])
-
-    def extend(self, atom: Term, env: dict[str, Term]) -> dict[str, Term] | None:
-        for path, n in self.shapes:
-            t = _at(atom, path)
-            if isinstance(t, str) or len(t) != n:
-                return None
-        new = dict(env)
-        for var, path in self.binds:
-            new[var] = atom[path[0]] if len(path) == 1 else _at(atom, path)
-        for a, b in self.eqs:
-            if _at(atom, a) != _at(atom, b):
-                return None
-        return new
 
 
 def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str],
@@ -270,19 +295,18 @@ class Grounder:
                             if match(lit, atom, new):
                                 out.append(new)
                         continue
-                    for atom in rel.lookup(paths, binder.key(env)):
-                        new = binder.extend(atom, env)
-                        if new is not None:
-                            out.append(new)
+                    binder.scan(rel.lookup(paths, binder.key(env)), env, out)
             elif kind == "neg":
                 atom_pat = step[1]
                 name = name_of(atom_pat)
                 if name in self.dynamic and not exact:
                     continue
                 atoms = self.rel(name).atoms
-                out = [env for env in envs if substitute(atom_pat, env) not in atoms]
+                build = _builder(atom_pat)
+                out = [env for env in envs if build(env) not in atoms]
             else:
-                out = [env for env in envs if substitute(step[1], env) != substitute(step[2], env)]
+                left, right = _builder(step[1]), _builder(step[2])
+                out = [env for env in envs if left(env) != right(env)]
             envs = out
             if not envs:
                 break
@@ -317,8 +341,9 @@ class Grounder:
             exact = not (members & self.dynamic)
             delta: dict[str, list[Term]] = {n: [] for n in comp}
             for rule in rules:
+                head = _builder(rule.head)
                 for env in self.join(_plan(rule.body, None, self.dynamic), None, exact):
-                    atom = substitute(rule.head, env)
+                    atom = head(env)
                     if self._add(atom):
                         delta[name_of(atom)].append(atom)
             recursive = any(name_of(lit[1] if lit[0] == "not" else lit) in members
@@ -339,8 +364,9 @@ class Grounder:
                 for rule, name, steps in plans:
                     if not delta[name]:
                         continue
+                    head = _builder(rule.head)
                     for env in self.join(steps, delta[name], exact):
-                        atom = substitute(rule.head, env)
+                        atom = head(env)
                         if self._add(atom):
                             new[name_of(atom)].append(atom)
                 delta = new
@@ -356,11 +382,12 @@ class Grounder:
                     "not", "distinct")) and name_of(b) in self.dynamic]
                 dyn_neg = [b[1] for b in rule.body if isinstance(b, tuple) and b[0] == "not"
                            and name_of(b[1]) in self.dynamic]
+                head = _builder(rule.head)
+                pos = [_builder(b) for b in dyn_pos]
+                neg = [_builder(b) for b in dyn_neg]
                 for env in self.join(steps, None, False):
-                    out.append(Instance(
-                        substitute(rule.head, env),
-                        tuple(substitute(b, env) for b in dyn_pos),
-                        tuple(substitute(b, env) for b in dyn_neg)))
+                    out.append(Instance(head(env), tuple([b(env) for b in pos]),
+                                        tuple([b(env) for b in neg])))
                     if len(out) > self.bounds.max_instances:
                         raise GroundingLimitError(
                             f"more than {self.bounds.max_instances} ground rules")
