@@ -38,7 +38,7 @@
 void pn_diff_free(pn_diff_tables *t) {
     void *arrays[] = {t->thresh,      t->range_id,   t->span,
                       t->out,         t->watch,      t->base_first,
-                      t->base_nodes,  t->input_first, t->input_nodes, t->set_nodes};
+                      t->base_nodes,  t->input_first, t->input_nodes, t->set_first, t->set_nodes};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
 }
@@ -158,17 +158,40 @@ int pn_diff_build(pn_data *d) {
     if ((rc = pn_csr(d->total_moves, m, key, val, &t->input_first, &t->input_nodes)) !=
         MIAI_OK)
         goto done;
+    /* MOVESET nodes by the moves of their sets: a move change touches only those */
+    size_t n_pairs = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d->kind[i] == MIAI_PN_MOVESET)
+            for (uint32_t k = 0; k < d->set_words; k++)
+                n_pairs += (size_t)__builtin_popcountll(
+                    d->set_bits[(size_t)d->arg[i] * d->set_words + k]);
+    if (n_pairs > UINT32_MAX / 2) {
+        rc = MIAI_ELIMIT;
+        goto done;
+    }
+    uint32_t *skey = calloc(n_pairs ? n_pairs : 1, sizeof *skey);
+    uint32_t *sval = calloc(n_pairs ? n_pairs : 1, sizeof *sval);
+    if (!skey || !sval) {
+        free(skey);
+        free(sval);
+        rc = MIAI_ENOMEM;
+        goto done;
+    }
     m = 0;
     for (uint32_t i = 0; i < n; i++)
         if (d->kind[i] == MIAI_PN_MOVESET) {
-            key[m] = d->set_role[d->arg[i]];
-            val[m++] = i;
+            const uint64_t *bits = d->set_bits + (size_t)d->arg[i] * d->set_words;
+            uint32_t off = d->move_off[d->set_role[d->arg[i]]];
+            for (uint32_t k = 0; k < d->set_words; k++)
+                for (uint64_t x = bits[k]; x; x &= x - 1) {
+                    skey[m] = off + k * 64 + (uint32_t)__builtin_ctzll(x);
+                    sval[m++] = i;
+                }
         }
-    uint32_t *set_first = NULL;
-    if ((rc = pn_csr(d->n_roles, m, key, val, &set_first, &t->set_nodes)) != MIAI_OK)
-        goto done;
-    memcpy(t->set_first, set_first, sizeof(uint32_t) * (d->n_roles + 1));
-    free(set_first);
+    rc = pn_csr(d->total_moves, m, skey, sval, &t->set_first, &t->set_nodes);
+    free(skey);
+    free(sval);
+    if (rc != MIAI_OK) goto done;
     t->enabled = 1;
     rc = MIAI_OK;
 done:
@@ -442,15 +465,17 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                 uint32_t old = d->move_off[r] + cur[r];
                 for (uint32_t e = t->input_first[old]; e < t->input_first[old + 1]; e++)
                     pn_set_source(&w, t->input_nodes[e], 0);
+                for (uint32_t e = t->set_first[old]; e < t->set_first[old + 1]; e++) {
+                    uint32_t node = t->set_nodes[e];
+                    const uint64_t *bits = d->set_bits + (size_t)d->arg[node] * d->set_words;
+                    if (!pn_bit(bits, joint[r])) pn_set_source(&w, node, 0);
+                }
             }
             uint32_t now = d->move_off[r] + joint[r];
             for (uint32_t e = t->input_first[now]; e < t->input_first[now + 1]; e++)
                 pn_set_source(&w, t->input_nodes[e], 1);
-            for (uint32_t e = t->set_first[r]; e < t->set_first[r + 1]; e++) {
-                uint32_t node = t->set_nodes[e];
-                const uint64_t *bits = d->set_bits + (size_t)d->arg[node] * d->set_words;
-                pn_set_source(&w, node, (uint8_t)pn_bit(bits, joint[r]));
-            }
+            for (uint32_t e = t->set_first[now]; e < t->set_first[now + 1]; e++)
+                pn_set_source(&w, t->set_nodes[e], 1);
             cur[r] = joint[r];
         }
         pn_wave_run(&w);

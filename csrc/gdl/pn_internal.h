@@ -65,8 +65,8 @@ typedef struct {
     uint32_t *base_nodes;    /* BASE nodes of each base proposition */
     uint32_t *input_first;   /* [total moves + 1] offsets into input_nodes */
     uint32_t *input_nodes;   /* INPUT nodes of each global move */
-    uint32_t set_first[MIAI_MAX_ROLES + 1]; /* offsets into set_nodes, per role */
-    uint32_t *set_nodes;     /* MOVESET nodes of each role */
+    uint32_t *set_first;     /* [total moves + 1] offsets into set_nodes */
+    uint32_t *set_nodes;     /* MOVESET nodes whose set holds each global move */
 } pn_diff_tables;
 
 typedef struct {
