@@ -33,9 +33,13 @@ FULL = os.environ.get("MIAI_FULL") == "1"
 # Over the default grounding bound (docs/gdl.md says why); the player uses the prover.
 NOT_GROUNDED = {
     "ad_game_2x2.kif", "amazons.kif", "checkers.kif", "chess.kif",
-    "chineseCheckers6p.kif", "crisscross.kif", "kalaha_2009.kif", "laikLee_hex.kif",
-    "merrills.kif", "quarto.kif", "skirmish.kif", "sudoku.kif",
+    "chineseCheckers6p.kif", "crisscross.kif", "laikLee_hex.kif",
+    "merrills.kif", "skirmish.kif", "sudoku.kif",
 }
+# Ground in 20-30 CPU s, near the 30 s bound (a loaded machine pushes them over a
+# wall-clock bound), into nets of 260 k-450 k nodes that the prover cannot follow in
+# test time: neither compared nor asserted over the bound.
+NEAR_BOUND = {"kalaha_2009.kif", "quarto.kif"}
 # Ground in about a second or less: compared with the prover in CI.
 QUICK = [
     "3pConnectFour.kif", "4pttc.kif", "bidding-tictactoe.kif", "blocker.kif",
@@ -46,7 +50,7 @@ QUICK = [
     "tictactoe.kif",
 ]
 ALL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif"))
-GROUNDED = [n for n in ALL_SHEETS if n not in NOT_GROUNDED]
+GROUNDED = [n for n in ALL_SHEETS if n not in NOT_GROUNDED | NEAR_BOUND]
 # Random games per sheet under MIAI_FULL=1: 200, except where the prover is slowest.
 GAMES_FULL = {"othello-comp2007.kif": 20, "othelloSuicide.kif": 20, "knightwar.kif": 50,
               "pacman3p.kif": 50, "battle.kif": 50, "pentago.kif": 50, "minichess.kif": 50,
@@ -118,13 +122,45 @@ def test_sheets_listed_as_not_grounded_are_over_the_bound(name: str) -> None:
     if not FULL:
         pytest.skip("each takes up to the 30 s bound: run with MIAI_FULL=1")
     with pytest.raises(LimitError):
-        load((SHARED / name).read_text())
+        load((SHARED / name).read_text(), bounds=Bounds(cpu_time=True))
+
+
+def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int) -> None:
+    """The differential playout engine against the plain evaluation (every ply, state
+    bytes) and the generic playout loop (same seed: same moves, same final state), from
+    the initial state and from states along one random game."""
+    state = game.initial_state()
+    for k in range(n):
+        plies = game.check_playout(state, rng.randrange(2**64))
+        assert plies is not None and plies >= 0
+        if state.is_terminal():
+            break
+        if k % 2:  # move on: the playouts start from later states too
+            joint = [rng.choice(game.rule_moves(state, r)) for r in range(game.n_roles)]
+            if state.to_move >= 0:
+                state.play(joint[state.to_move])
+            else:
+                state.play_joint(joint)
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_differential_playouts_agree_with_plain_evaluation(name: str) -> None:
+    check_playouts_along_a_game(propnet(name), random.Random(name), 100 if FULL else 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW)
+def test_differential_playouts_agree_with_plain_evaluation_slow(name: str) -> None:
+    if not FULL:
+        pytest.skip("grounding takes seconds: run with MIAI_FULL=1")
+    check_playouts_along_a_game(propnet(name), random.Random(name), 40)
 
 
 def test_breakthrough_grounds_and_agrees_on_one_game() -> None:
     """One heavy sheet in CI too (the propnet target game of the issue)."""
     name = "breakthrough.kif"
     compare_random_game(propnet(name), prover(name), random.Random(3), 30)
+    check_playouts_along_a_game(propnet(name), random.Random(4), 6)
 
 
 def test_sheets_over_the_bound_fall_back_to_the_prover(caplog: pytest.LogCaptureFixture) -> None:

@@ -90,3 +90,30 @@ def test_moves_are_checked_and_case_insensitive() -> None:
     assert state.is_terminal() and state.rewards() == (1.0, 0.0)  # x holds column 2
     with pytest.raises(GameOverError):
         state.play("(place 1 1)")
+
+
+ZERO_ARITY = """
+(role r) (init (pos 1))
+(<= (legal r (go ?n)) (true (pos ?m)) (succ ?m ?n))
+(<= (legal r stay) (true (pos ?m)))
+(succ 1 2) (succ 2 3) (wall 2)
+(<= (collision) (does r (go ?n)) (wall ?n))
+(<= (next (pos ?n)) (does r (go ?n)) (not (collision)))
+(<= (next (pos ?m)) (true (pos ?m)) (collision))
+(<= (next (pos ?m)) (true (pos ?m)) (does r stay))
+(<= (next bumped) (collision))
+(<= terminal (true (pos 3)))
+(<= (goal r 100) (true (pos 3)))
+(<= (goal r 0) (not (true (pos 3))))
+"""
+
+
+def test_relation_written_with_parentheses_and_no_argument() -> None:
+    """``(collision)`` (wallmaze.kif writes it so) is a relation like any other: going
+    into the wall at 2 is a collision, which keeps the position and sets bumped."""
+    s = ProverGame(ZERO_ARITY).initial_state()
+    assert sorted(s.legal_moves()) == ["(go 2)", "stay"]
+    s.play("(go 2)")
+    assert s.true_facts() == ["(pos 1)", "bumped"]
+    s.play("stay")
+    assert s.true_facts() == ["(pos 1)"]

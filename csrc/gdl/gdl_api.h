@@ -10,7 +10,8 @@
  *     evaluates the range to its least fixpoint.  A NOT inside a range reads a node
  *     below lo.  Nodes 0 and 1 are the constants false and true.
  *   - The result is an ordinary miai_game (game.h): a state is a miai_head, the bits of
- *     the base propositions and the bits of the legal moves of every role.  Moves of a
+ *     the base propositions, the bits of the legal moves of every role and, once the
+ *     game is over, each role's goal (one byte per role).  Moves of a
  *     role are indices into its list (move_text).  to_move is the one role with more
  *     than one legal move, else role 0 when every role has exactly one (the others'
  *     single moves are filled in by play), else MIAI_SIMULTANEOUS; terminal, or a role
@@ -76,5 +77,14 @@ int miai_gdl_state_legal_all(const miai_game *g, const void *state, uint32_t rol
 
 /* The values of the base propositions of a state of a GDL game, one byte each. */
 int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, uint32_t cap);
+
+/* Test of the differential playout engine (pn_diff.c): one random playout from
+ * `state` with `seed`, each ply also played by the plain evaluation and the two states
+ * compared byte for byte; then the generic playout loop with the same seed must give
+ * the same moves and the same final state.  MIAI_OK when all agree (*plies = the
+ * playout's length), MIAI_ECORRUPT on any difference, MIAI_ELIMIT when the game's
+ * playouts do not use the engine (net too big). */
+int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
+                           uint32_t *plies);
 
 #endif

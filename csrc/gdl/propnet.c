@@ -13,54 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/game.h"
-#include "../core/zobrist.h"
-#include "gdl_api.h"
-
-#define PN_RANGE_FLAG 0x80000000u
-#define PN_TEXT_MAX 4096
-
-/* A node as evaluation reads it: one 12-byte record instead of three arrays. */
-typedef struct {
-    uint32_t kind;
-    uint32_t a; /* BASE/INPUT/MOVESET: arg; gates: first input */
-    uint32_t b; /* gates: one past the last input */
-} pn_op;
-
-typedef struct {
-    uint32_t n_nodes;
-    pn_op *op;
-    uint8_t *kind;
-    uint32_t *arg, *first_in, *in;
-    uint32_t n_ranges;
-    uint32_t *range_lo, *range_hi;
-    uint32_t n_base, base_words;
-    uint32_t *next_node;
-    uint8_t *init;
-    char **base_text;
-    uint32_t n_roles;
-    uint32_t n_moves[MIAI_MAX_ROLES];
-    uint32_t move_off[MIAI_MAX_ROLES + 1];
-    uint32_t total_moves, legal_words;
-    uint32_t *legal_node, *input_role, *input_move;
-    char **move_text;
-    uint32_t terminal_node;
-    uint32_t n_goals;
-    uint32_t *goal_role, *goal_value, *goal_node;
-    uint32_t *prog[3];
-    uint32_t prog_len[3];
-    uint32_t n_sets, set_words;   /* set k: bits [k * set_words, (k + 1) * set_words) */
-    uint32_t *set_role;
-    uint64_t *set_bits;
-    miai_zkey *zbase;
-} pn_data;
-
-enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
-
-typedef struct {
-    miai_head head;
-    uint64_t bits[]; /* base_words of base bits, then legal_words of legal-move bits */
-} pn_state;
+#include "pn_internal.h"
 
 /* ---- evaluation --------------------------------------------------------------- */
 
@@ -117,8 +70,6 @@ static void pn_run(const pn_data *d, int which, uint8_t *v, const uint64_t *base
     }
 }
 
-static inline int pn_bit(const uint64_t *w, uint32_t i) { return (int)((w[i >> 6] >> (i & 63)) & 1u); }
-
 /* Legal moves of role r from the stored bits (global indices minus the role offset). */
 static uint32_t pn_legal_bits(const pn_data *d, const uint64_t *lb, uint32_t r,
                               miai_move *out) {
@@ -162,6 +113,13 @@ static void pn_status(const pn_data *d, pn_state *s, uint8_t *v) {
     else if (many == 0) tm = 0;
     else if (many > 1) tm = MIAI_SIMULTANEOUS;
     s->head.to_move = tm;
+    uint8_t *gb = pn_goal_bytes(d, s);
+    memset(gb, 0, sizeof(uint64_t) * d->goal_words);
+    if (tm != MIAI_NOBODY) return;
+    pn_run(d, PROG_GOAL, v, s->bits, NULL);
+    for (uint32_t i = 0; i < d->n_goals; i++)
+        if (v[d->goal_node[i]] && d->goal_value[i] > gb[d->goal_role[i]])
+            gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
 }
 
 /* ---- the vtable ---------------------------------------------------------------- */
@@ -178,7 +136,7 @@ static void pn_key_full(const miai_game *g, const void *state, uint64_t *k1, uin
 static void pn_init(const miai_game *g, void *state) {
     const pn_data *d = g->data;
     pn_state *s = state;
-    memset(s->bits, 0, sizeof(uint64_t) * (d->base_words + d->legal_words));
+    memset(s->bits, 0, sizeof(uint64_t) * (d->base_words + d->legal_words + d->goal_words));
     for (uint32_t b = 0; b < d->n_base; b++)
         if (d->init[b]) s->bits[b >> 6] |= 1ULL << (b & 63);
     s->head.ply = 0;
@@ -196,7 +154,7 @@ static uint32_t pn_legal(const miai_game *g, const void *state, uint32_t role,
     return pn_legal_bits(d, s->bits + d->base_words, role, out);
 }
 
-static void pn_play(const miai_game *g, void *state, const miai_move *moves) {
+void pn_play_plain(const miai_game *g, void *state, const miai_move *moves) {
     const pn_data *d = g->data;
     pn_state *s = state;
     miai_move joint[MIAI_MAX_ROLES];
@@ -230,17 +188,23 @@ static void pn_play(const miai_game *g, void *state, const miai_move *moves) {
     pn_status(d, s, v);
 }
 
+/* The goal bytes of a finished state; the goal program for any other state. */
 static void pn_rewards(const miai_game *g, const void *state, double *out) {
     const pn_data *d = g->data;
     const pn_state *s = state;
+    if (s->head.to_move == MIAI_NOBODY) {
+        const uint8_t *gb = (const uint8_t *)(s->bits + d->base_words + d->legal_words);
+        for (uint32_t r = 0; r < d->n_roles; r++) out[r] = gb[r] / 100.0;
+        return;
+    }
     uint8_t v[d->n_nodes];
     pn_run(d, PROG_GOAL, v, s->bits, NULL);
     int best[MIAI_MAX_ROLES];
-    for (uint32_t r = 0; r < d->n_roles; r++) best[r] = -1;
+    for (uint32_t r = 0; r < d->n_roles; r++) best[r] = 0;
     for (uint32_t i = 0; i < d->n_goals; i++)
         if (v[d->goal_node[i]] && (int)d->goal_value[i] > best[d->goal_role[i]])
             best[d->goal_role[i]] = (int)d->goal_value[i];
-    for (uint32_t r = 0; r < d->n_roles; r++) out[r] = best[r] < 0 ? 0.0 : best[r] / 100.0;
+    for (uint32_t r = 0; r < d->n_roles; r++) out[r] = best[r] / 100.0;
 }
 
 static int pn_move_to_text(const miai_game *g, uint32_t role, miai_move m, char *buf,
@@ -322,6 +286,7 @@ static int pn_check(const miai_game *g, const void *state) {
 
 static void pn_free_data(pn_data *d) {
     if (!d) return;
+    pn_diff_free(&d->diff);
     if (d->base_text)
         for (uint32_t i = 0; i < d->n_base; i++) free(d->base_text[i]);
     if (d->move_text)
@@ -343,13 +308,13 @@ static void pn_destroy(miai_game *g) {
 static const miai_game_ops pn_ops = {
     .init = pn_init,
     .legal = pn_legal,
-    .play = pn_play,
+    .play = pn_play_plain,
     .rewards = pn_rewards,
     .key_full = pn_key_full,
     .move_to_text = pn_move_to_text,
     .move_from_text = pn_move_from_text,
     .render = pn_render,
-    .playout = NULL,
+    .playout = pn_diff_playout,
     .check = pn_check,
     .destroy = pn_destroy,
 };
@@ -522,6 +487,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     d->n_roles = x->n_roles;
     d->total_moves = total;
     d->legal_words = (total + 63) / 64;
+    d->goal_words = (x->n_roles + 7) / 8;
     d->terminal_node = x->terminal_node;
     d->n_goals = x->n_goals;
     for (uint32_t r = 0; r < x->n_roles; r++) {
@@ -588,6 +554,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     if (rc == MIAI_OK) rc = pn_program(d, x->next_node, x->n_base, PROG_NEXT);
     if (rc == MIAI_OK) rc = pn_program(d, x->goal_node, x->n_goals, PROG_GOAL);
     free(outs);
+    if (rc == MIAI_OK) rc = pn_diff_build(d);
     return rc;
 }
 
@@ -618,7 +585,8 @@ int miai_gdl_create(const miai_gdl_desc *desc, miai_game **out) {
     g->facts = (miai_game_facts){
         .n_roles = d->n_roles,
         .state_size = (uint32_t)(sizeof(pn_state) +
-                                 sizeof(uint64_t) * (d->base_words + d->legal_words)),
+                                 sizeof(uint64_t) * (d->base_words + d->legal_words +
+                                                     d->goal_words)),
         .num_moves = most,
         .max_legal = most,
         .max_plies = desc->max_plies,

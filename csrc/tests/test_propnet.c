@@ -94,6 +94,14 @@ static void tiny_game_plays(void) {
     CHECK(miai_state_init(g, s) == MIAI_OK);
     CHECK(miai_playouts(g, s, 200, 1, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 400 && mean[0] == 1.0 && mean[1] == 0.0);
+    /* the differential playout engine (through the cyclic range) equals the plain one */
+    uint32_t len = 0, longest = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
+        if (len > longest) longest = len;
+    }
+    CHECK(longest > 2); /* some playouts "stay" on the way */
+    CHECK(miai_gdl_playout_check(g, s, 1, NULL) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
 }
@@ -175,10 +183,65 @@ static void malformed_descriptions_refused(void) {
     miai_game_free(ttt);
 }
 
+/* A net over the differential engine's size: a chain of ORs from the one base p
+ * (initially false) to the next value of p; move "go" of the one role sets p through
+ * the chain's first OR; terminal once p holds.  Playouts take the generic loop and
+ * still play the game. */
+static void big_net_uses_the_generic_loop(void) {
+    enum { CHAIN = 262150 };
+    uint32_t n = 4 + CHAIN;
+    uint8_t *kind = malloc(n);
+    uint32_t *arg = calloc(n, sizeof *arg), *first = calloc(n + 1, sizeof *first);
+    uint32_t *in = malloc(sizeof *in * 2 * CHAIN);
+    if (!kind || !arg || !first || !in) {
+        CHECK(0);
+        free(kind), free(arg), free(first), free(in);
+        return;
+    }
+    kind[0] = MIAI_PN_FALSE, kind[1] = MIAI_PN_TRUE, kind[2] = MIAI_PN_BASE;
+    kind[3] = MIAI_PN_INPUT;
+    uint32_t e = 0;
+    for (uint32_t i = 4; i < n; i++) {
+        kind[i] = MIAI_PN_OR;
+        first[i] = e;
+        in[e++] = i == 4 ? 2 : i - 1;
+        if (i == 4) in[e++] = 3;
+    }
+    first[n] = e;
+    uint32_t next[1] = {n - 1}, goal_role[1] = {0}, goal_value[1] = {100}, goal_node[1] = {2};
+    uint8_t init[1] = {0};
+    const char *base_text[1] = {"p"}, *move_text[1] = {"go"};
+    uint32_t n_moves[1] = {1}, legal[1] = {1};
+    miai_gdl_desc d = {
+        .n_nodes = n, .kind = kind, .arg = arg, .first_in = first, .in = in,
+        .n_base = 1, .next_node = next, .init = init, .base_text = base_text,
+        .n_roles = 1, .n_moves = n_moves, .legal_node = legal, .move_text = move_text,
+        .terminal_node = 2, .n_goals = 1, .goal_role = goal_role, .goal_value = goal_value,
+        .goal_node = goal_node, .max_plies = 5, .seed = 3, .name = "chain"};
+    miai_game *g = NULL;
+    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    if (g) {
+        miai_game_facts f;
+        CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+        uint8_t *s = malloc(f.state_size);
+        CHECK(s && miai_state_init(g, s) == MIAI_OK);
+        uint32_t len = 0;
+        CHECK(miai_gdl_playout_check(g, s, 1, &len) == MIAI_ELIMIT);
+        double mean[1];
+        uint64_t plies = 0;
+        CHECK(miai_playouts(g, s, 3, 1, mean, 1, &plies) == MIAI_OK);
+        CHECK(plies == 3 && mean[0] == 1.0); /* go, then p holds: terminal, goal 100 */
+        free(s);
+        miai_game_free(g);
+    }
+    free(kind), free(arg), free(first), free(in);
+}
+
 int main(void) {
     const ctest_case cases[] = {
         {"tiny_game_plays", tiny_game_plays},
         {"malformed_descriptions_refused", malformed_descriptions_refused},
+        {"big_net_uses_the_generic_loop", big_net_uses_the_generic_loop},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }

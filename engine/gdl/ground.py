@@ -8,27 +8,34 @@ negated literal over a dynamic relation is assumed satisfiable.  Every dynamic r
 then instantiated over the possible atoms: static literals are decided (and dropped),
 dynamic literals stay in the ground instance for the propositional network.
 
-Grounding is bounded: past ``time_limit`` seconds or ``max_atoms`` possible atoms or
-``max_instances`` ground rules it raises GroundingLimitError.
+Grounding is bounded: past ``time_limit`` seconds (wall-clock, or CPU time) or
+``max_atoms`` possible atoms or ``max_instances`` ground rules it raises
+GroundingLimitError.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, cast
 
 from engine.gdl.checks import Program
 from engine.gdl.errors import GroundingLimitError
 from engine.gdl.graph import strongly_connected
-from engine.gdl.terms import Rule, Term, match, name_of, substitute, variables
+from engine.gdl.terms import Rule, Term, match, name_of, variables
 
 
 @dataclass(frozen=True)
 class Bounds:
+    """``time_limit`` is wall-clock seconds, or CPU seconds of the process with
+    ``cpu_time`` (benchmarks on a loaded machine; a GGP player keeps wall-clock)."""
+
     time_limit: float = 30.0
     max_atoms: int = 400_000
     max_instances: int = 1_500_000
+    cpu_time: bool = False
 
 
 DEFAULT_BOUNDS = Bounds()
@@ -93,18 +100,20 @@ def _at(t: Term, path: tuple[int, ...]) -> Term:
 
 
 def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...], tuple]:
-    """Paths of the subterms of ``lit`` that are ground once ``bound`` is bound (and
-    the functors on the way to them), with those subterm patterns."""
+    """Paths of the leaves of ``lit`` that are ground once ``bound`` is bound (constants
+    and bound variables) and of the functors of its compound subterms, with those
+    leaves and functors: the key of an index lookup (each a constant or a variable)."""
     paths: list[tuple[int, ...]] = []
     subs: list[Term] = []
 
     def walk(t: Term, path: tuple[int, ...]) -> None:
         for k in range(1, len(t)):
             a = t[k]
-            if set(variables(a)) <= bound:
-                paths.append(path + (k,))
-                subs.append(a)
-            elif isinstance(a, tuple):
+            if isinstance(a, str):
+                if not a.startswith("?") or a in bound:
+                    paths.append(path + (k,))
+                    subs.append(a)
+            else:
                 paths.append(path + (k, 0))
                 subs.append(a[0])
                 walk(a, path + (k,))
@@ -114,24 +123,100 @@ def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...],
     return tuple(paths), tuple(subs)
 
 
-# A join step: ("pos", literal, key paths, key patterns, delta) | ("neg", atom) | ("distinct", a, b)
+# A join step: ("pos", literal, key paths, key patterns, delta, binder)
+#             | ("neg", atom) | ("distinct", a, b)
 Step = tuple
 
 
-def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str]) -> list[Step]:
+def _path_expr(path: tuple[int, ...]) -> str:
+    return "atom" + "".join(f"[{k}]" for k in path)
+
+
+def _term_expr(t: Term) -> str:
+    """Python expression building ``t`` from the bindings ``env`` (every variable of
+    ``t`` bound)."""
+    if isinstance(t, str):
+        return f"env[{t!r}]" if t.startswith("?") else repr(t)
+    return "(" + ", ".join([repr(t[0]), *(_term_expr(a) for a in t[1:])]) + ",)"
+
+
+@lru_cache(maxsize=1 << 14)
+def _builder(t: Term) -> Callable[[dict[str, Term]], Term]:
+    """``substitute(t, env)`` compiled for one pattern (every variable bound): the join
+    builds rule heads and filter atoms by the million."""
+    return cast(Callable[[dict[str, Term]], Term], eval("lambda env: " + _term_expr(t), {}))
+
+
+class _Binder:
+    """How the candidate atoms of a positive literal extend a binding, compiled once
+    per join step: the index lookup already enforced every subterm that is ground once
+    the earlier steps' variables are bound (and the functors on the way to them), so a
+    candidate only needs the arities of its compound subterms checked, repeated fresh
+    variables compared, and the fresh variables read off at their paths.  ``scan``
+    does that for a list of candidates in one generated loop."""
+
+    __slots__ = ("keyfns", "scan")
+
+    def __init__(self, lit: Term, bound: set[str], subs: tuple) -> None:
+        shapes: list[tuple[tuple[int, ...], int]] = []
+        binds: list[tuple[str, tuple[int, ...]]] = []
+        eqs: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        first: dict[str, tuple[int, ...]] = {}
+
+        def walk(t: Term, path: tuple[int, ...]) -> None:
+            if isinstance(t, str):
+                if t.startswith("?") and t not in bound:
+                    if t in first:
+                        eqs.append((first[t], path))
+                    else:
+                        first[t] = path
+                        binds.append((t, path))
+                return
+            if path:
+                shapes.append((path, len(t)))
+            for k in range(1, len(t)):
+                walk(t[k], path + (k,))
+
+        walk(lit, ())
+        # the key: a bound variable's value or a constant, per key path
+        self.keyfns = [(s.startswith("?"), s) for s in subs]
+        lines = ["def scan(cands, env, out):", "    for atom in cands:"]
+        for path, n in shapes:  # outer subterms first: inner paths are then safe
+            x = _path_expr(path)
+            lines.append(f"        if {x}.__class__ is str or len({x}) != {n}: continue")
+        for a, b in eqs:
+            lines.append(f"        if {_path_expr(a)} != {_path_expr(b)}: continue")
+        if binds:
+            lines.append("        new = env.copy()")
+            lines += [f"        new[{v!r}] = {_path_expr(p)}" for v, p in binds]
+            lines.append("        out.append(new)")
+        else:
+            lines.append("        out.append(env)")
+        space: dict[str, Any] = {}
+        exec("\n".join(lines), space)
+        self.scan: Callable[[Iterable[Term], dict[str, Term], list[dict[str, Term]]], None] = (
+            space["scan"])
+
+    def key(self, env: dict[str, Term]) -> tuple:
+        return tuple([env[s] if var else s for var, s in self.keyfns])
+
+
+def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str],
+          bound_first: Iterable[str] = ()) -> list[Step]:
     """Order the literals of a body for a join: the delta literal first (semi-naive),
     then filters as soon as their variables are bound, then the positive literal with
-    the most bound arguments (static ones preferred on ties)."""
+    the most bound arguments (static ones preferred on ties).  ``bound_first``:
+    variables already bound when the join starts."""
     positive = [i for i, b in enumerate(body)
                 if not (isinstance(b, tuple) and b[0] in ("not", "distinct"))]
     filters = [b for b in body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
-    bound: set[str] = set()
+    bound: set[str] = set(bound_first)
     steps: list[Step] = []
 
     def push(i: int, delta: bool) -> None:
         lit = body[i]
         paths, subs = _key_paths(lit, bound)
-        steps.append(("pos", lit, paths, subs, delta))
+        steps.append(("pos", lit, paths, subs, delta, _Binder(lit, bound, subs)))
         bound.update(variables(lit))
 
     def flush() -> None:
@@ -164,7 +249,8 @@ class Grounder:
         self.bounds = bounds
         self.dynamic = set(program.dynamic)
         self.rels: dict[str, _Relation] = {}
-        self.deadline = time.monotonic() + bounds.time_limit
+        self.clock = time.process_time if bounds.cpu_time else time.monotonic
+        self.deadline = self.clock() + bounds.time_limit
         self.n_atoms = 0
         self.ticks = 0
         # Rules by head, with the state links true <- init | next, does <- legal.
@@ -181,9 +267,10 @@ class Grounder:
 
     def _tick(self) -> None:
         self.ticks += 1
-        if self.ticks & 1023 == 0 and time.monotonic() > self.deadline:
+        if self.ticks & 1023 == 0 and self.clock() > self.deadline:
             raise GroundingLimitError(
-                f"grounding took longer than {self.bounds.time_limit:g} s")
+                f"grounding took longer than {self.bounds.time_limit:g} s"
+                + (" of CPU time" if self.bounds.cpu_time else ""))
 
     def join(self, steps: list[Step], delta: list[Term] | None,
              exact: bool) -> list[dict[str, Term]]:
@@ -194,32 +281,32 @@ class Grounder:
             out: list[dict[str, Term]] = []
             kind = step[0]
             if kind == "pos":
-                _, lit, paths, subs, is_delta = step
+                _, lit, paths, subs, is_delta, binder = step
                 rel = self.rel(name_of(lit))
                 for env in envs:
                     self._tick()
-                    if is_delta and delta is not None:
-                        candidates: Iterable[Term] = delta
-                    else:
-                        key = tuple(substitute(s, env) for s in subs)
-                        candidates = rel.lookup(paths, key)
                     if isinstance(lit, str):
-                        if lit in candidates:
+                        if lit in (delta if is_delta and delta is not None else rel.atoms):
                             out.append(env)
                         continue
-                    for atom in candidates:
-                        new = dict(env)
-                        if match(lit, atom, new):
-                            out.append(new)
+                    if is_delta and delta is not None:
+                        for atom in delta:  # not filtered by an index: match in full
+                            new = dict(env)
+                            if match(lit, atom, new):
+                                out.append(new)
+                        continue
+                    binder.scan(rel.lookup(paths, binder.key(env)), env, out)
             elif kind == "neg":
                 atom_pat = step[1]
                 name = name_of(atom_pat)
                 if name in self.dynamic and not exact:
                     continue
                 atoms = self.rel(name).atoms
-                out = [env for env in envs if substitute(atom_pat, env) not in atoms]
+                build = _builder(atom_pat)
+                out = [env for env in envs if build(env) not in atoms]
             else:
-                out = [env for env in envs if substitute(step[1], env) != substitute(step[2], env)]
+                left, right = _builder(step[1]), _builder(step[2])
+                out = [env for env in envs if left(env) != right(env)]
             envs = out
             if not envs:
                 break
@@ -254,8 +341,9 @@ class Grounder:
             exact = not (members & self.dynamic)
             delta: dict[str, list[Term]] = {n: [] for n in comp}
             for rule in rules:
+                head = _builder(rule.head)
                 for env in self.join(_plan(rule.body, None, self.dynamic), None, exact):
-                    atom = substitute(rule.head, env)
+                    atom = head(env)
                     if self._add(atom):
                         delta[name_of(atom)].append(atom)
             recursive = any(name_of(lit[1] if lit[0] == "not" else lit) in members
@@ -276,8 +364,9 @@ class Grounder:
                 for rule, name, steps in plans:
                     if not delta[name]:
                         continue
+                    head = _builder(rule.head)
                     for env in self.join(steps, delta[name], exact):
-                        atom = substitute(rule.head, env)
+                        atom = head(env)
                         if self._add(atom):
                             new[name_of(atom)].append(atom)
                 delta = new
@@ -293,11 +382,12 @@ class Grounder:
                     "not", "distinct")) and name_of(b) in self.dynamic]
                 dyn_neg = [b[1] for b in rule.body if isinstance(b, tuple) and b[0] == "not"
                            and name_of(b[1]) in self.dynamic]
+                head = _builder(rule.head)
+                pos = [_builder(b) for b in dyn_pos]
+                neg = [_builder(b) for b in dyn_neg]
                 for env in self.join(steps, None, False):
-                    out.append(Instance(
-                        substitute(rule.head, env),
-                        tuple(substitute(b, env) for b in dyn_pos),
-                        tuple(substitute(b, env) for b in dyn_neg)))
+                    out.append(Instance(head(env), tuple([b(env) for b in pos]),
+                                        tuple([b(env) for b in neg])))
                     if len(out) > self.bounds.max_instances:
                         raise GroundingLimitError(
                             f"more than {self.bounds.max_instances} ground rules")

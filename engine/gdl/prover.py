@@ -37,13 +37,13 @@ class _Facts:
         if atom in table:
             return False
         table[atom] = None
-        if not isinstance(atom, str):
+        if not isinstance(atom, str) and len(atom) > 1:  # "(collision)" has no argument
             self.by_first.setdefault(name, {}).setdefault(_key(atom[1]), []).append(atom)
         return True
 
     def candidates(self, pattern: Term) -> Sequence[Term] | dict[Term, None]:
         name = name_of(pattern)
-        if isinstance(pattern, tuple):
+        if isinstance(pattern, tuple) and len(pattern) > 1:
             first = pattern[1]
             if is_ground(first) or (isinstance(first, tuple) and len(first) > 1
                                     and is_ground(first[1])):

@@ -1,0 +1,553 @@
+/* pn_diff.c -- random playouts on a propnet by differential (event-driven) evaluation.
+ *
+ * The plain evaluation (propnet.c) recomputes every node the outputs need at every
+ * ply.  Here the value of every node is kept across the plies of one playout, and a
+ * ply only propagates what changed:
+ *   - each gate keeps a count and is true when the count reaches its threshold: AND
+ *     counts its true inputs against its fan-in, OR its true inputs against 1, NOT
+ *     its false input against 1;
+ *   - a changed node updates the counts of the gates reading it and marks, in a bitmap
+ *     of dirty nodes, those whose count crossed the threshold; since an input always
+ *     has a smaller index than its gate (outside cyclic ranges), the bitmap is swept
+ *     upwards once per wave and every marked gate is settled exactly once;
+ *   - a cyclic range [lo, hi) (positive recursion) is recomputed whole from all-false
+ *     to its least fixpoint, as in the plain evaluation, when one of its nodes is
+ *     dirty; its nodes' changes then go out like any other;
+ *   - the legal-move bits of the state and the per-role counts follow their nodes,
+ *     the next-state bits follow theirs, terminal and goals are node values.
+ * One ply = one wave for the joint move (INPUT and MOVESET nodes), then one wave for
+ * the base propositions that the next-state bits change.  The moves are drawn exactly
+ * as miai_generic_playout draws them (same random calls, same order of the legal
+ * moves), so a playout gives the same moves and the same final state as the generic
+ * loop over play(); miai_gdl_playout_check verifies that ply by ply.
+ *
+ * Working memory (node values, counters, dirty bits) lives on the caller's stack:
+ * nothing is allocated per playout or per ply, the game stays immutable.  Above
+ * PN_DIFF_MAX_NODES nodes, or for a net with a source node inside a range, playouts
+ * use the generic loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_internal.h"
+
+#define PN_NO_MOVE 0xffffffffu
+
+/* ---- tables, built once per game ----------------------------------------------- */
+
+void pn_diff_free(pn_diff_tables *t) {
+    void *arrays[] = {t->thresh,      t->range_id,   t->span,
+                      t->out,         t->watch,      t->base_first,
+                      t->base_nodes,  t->input_first, t->input_nodes, t->set_first, t->set_nodes};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+    memset(t, 0, sizeof *t);
+}
+
+/* Counting sort of (key, value) pairs into offsets first[n_keys + 1] and values. */
+static int pn_csr(uint32_t n_keys, uint32_t n_pairs, const uint32_t *key,
+                  const uint32_t *value, uint32_t **first_out, uint32_t **values_out) {
+    uint32_t *first = calloc((size_t)n_keys + 1, sizeof *first);
+    uint32_t *vals = malloc(sizeof *vals * (n_pairs ? n_pairs : 1));
+    if (!first || !vals) {
+        free(first);
+        free(vals);
+        return MIAI_ENOMEM;
+    }
+    for (uint32_t i = 0; i < n_pairs; i++) first[key[i] + 1]++;
+    for (uint32_t k = 0; k < n_keys; k++) first[k + 1] += first[k];
+    uint32_t *at = malloc(sizeof *at * ((size_t)n_keys + 1));
+    if (!at) {
+        free(first);
+        free(vals);
+        return MIAI_ENOMEM;
+    }
+    memcpy(at, first, sizeof *at * ((size_t)n_keys + 1));
+    for (uint32_t i = 0; i < n_pairs; i++) vals[at[key[i]]++] = value[i];
+    free(at);
+    *first_out = first;
+    *values_out = vals;
+    return MIAI_OK;
+}
+
+int pn_diff_build(pn_data *d) {
+    pn_diff_tables *t = &d->diff;
+    memset(t, 0, sizeof *t);
+    uint32_t n = d->n_nodes, n_edges = d->first_in[n];
+    if (n > PN_DIFF_MAX_NODES) return MIAI_OK; /* too big for the stack: generic loop */
+    for (uint32_t r = 0; r < d->n_ranges; r++)
+        for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++)
+            if (d->kind[i] != MIAI_PN_AND && d->kind[i] != MIAI_PN_OR) return MIAI_OK;
+    t->thresh = calloc(n, sizeof *t->thresh);
+    t->range_id = calloc(n, sizeof *t->range_id);
+    /* pairs for the CSR tables: at most max(edges, watches, nodes) of them */
+    uint32_t n_watch = d->total_moves + d->n_base;
+    size_t cap = n_edges > n_watch ? n_edges : n_watch;
+    if (cap < n) cap = n;
+    uint32_t *key = calloc(cap ? cap : 1, sizeof *key);
+    uint32_t *val = calloc(cap ? cap : 1, sizeof *val);
+    int rc = MIAI_ENOMEM;
+    if (!t->thresh || !t->range_id || !key || !val) goto done;
+    for (uint32_t r = 0; r < d->n_ranges; r++)
+        for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) t->range_id[i] = r + 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t k = d->kind[i];
+        if (k == MIAI_PN_AND) t->thresh[i] = d->first_in[i + 1] - d->first_in[i];
+        if (k == MIAI_PN_OR || k == MIAI_PN_NOT) t->thresh[i] = 1;
+    }
+    /* fan-out: the gates reading each node (none inside one range: it settles whole) */
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++) {
+            uint32_t src = d->in[e];
+            if (t->range_id[i] && t->range_id[i] == t->range_id[src]) continue;
+            key[m] = src;
+            val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
+                       (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
+        }
+    uint32_t *first = NULL, *edge = NULL;
+    if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) goto done;
+    t->span = malloc(sizeof *t->span * n);
+    t->out = malloc(sizeof *t->out * (m ? m : 1));
+    if (!t->span || !t->out) {
+        free(first);
+        free(edge);
+        rc = MIAI_ENOMEM;
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        t->span[i].out = first[i];
+        t->span[i].out_end = first[i + 1];
+    }
+    for (uint32_t e = 0; e < m; e++)
+        t->out[e] = (pn_edge){edge[e], t->thresh[edge[e] & PN_EDGE_NODE]};
+    free(first);
+    free(edge);
+    /* watches: legal-move bits and next-state bits follow their nodes */
+    m = 0;
+    for (uint32_t g = 0; g < d->total_moves; g++) {
+        key[m] = d->legal_node[g];
+        val[m++] = PN_WATCH_LEGAL | g;
+    }
+    for (uint32_t b = 0; b < d->n_base; b++) {
+        key[m] = d->next_node[b];
+        val[m++] = PN_WATCH_NEXT | b;
+    }
+    if ((rc = pn_csr(n, m, key, val, &first, &t->watch)) != MIAI_OK) goto done;
+    for (uint32_t i = 0; i < n; i++) {
+        t->span[i].watch = first[i];
+        t->span[i].watch_end = first[i + 1];
+    }
+    free(first);
+    for (uint32_t i = 0; i < n; i++)
+        if (t->range_id[i]) t->thresh[i] |= PN_THRESH_RANGE;
+    /* sources: the BASE nodes of each base, the INPUT nodes of each move */
+    m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d->kind[i] == MIAI_PN_BASE) {
+            key[m] = d->arg[i];
+            val[m++] = i;
+        }
+    if ((rc = pn_csr(d->n_base, m, key, val, &t->base_first, &t->base_nodes)) != MIAI_OK)
+        goto done;
+    m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d->kind[i] == MIAI_PN_INPUT) {
+            key[m] = d->arg[i];
+            val[m++] = i;
+        }
+    if ((rc = pn_csr(d->total_moves, m, key, val, &t->input_first, &t->input_nodes)) !=
+        MIAI_OK)
+        goto done;
+    /* MOVESET nodes by the moves of their sets: a move change touches only those */
+    size_t n_pairs = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d->kind[i] == MIAI_PN_MOVESET)
+            for (uint32_t k = 0; k < d->set_words; k++)
+                n_pairs += (size_t)__builtin_popcountll(
+                    d->set_bits[(size_t)d->arg[i] * d->set_words + k]);
+    if (n_pairs > UINT32_MAX / 2) {
+        rc = MIAI_ELIMIT;
+        goto done;
+    }
+    uint32_t *skey = calloc(n_pairs ? n_pairs : 1, sizeof *skey);
+    uint32_t *sval = calloc(n_pairs ? n_pairs : 1, sizeof *sval);
+    if (!skey || !sval) {
+        free(skey);
+        free(sval);
+        rc = MIAI_ENOMEM;
+        goto done;
+    }
+    m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (d->kind[i] == MIAI_PN_MOVESET) {
+            const uint64_t *bits = d->set_bits + (size_t)d->arg[i] * d->set_words;
+            uint32_t off = d->move_off[d->set_role[d->arg[i]]];
+            for (uint32_t k = 0; k < d->set_words; k++)
+                for (uint64_t x = bits[k]; x; x &= x - 1) {
+                    skey[m] = off + k * 64 + (uint32_t)__builtin_ctzll(x);
+                    sval[m++] = i;
+                }
+        }
+    rc = pn_csr(d->total_moves, m, skey, sval, &t->set_first, &t->set_nodes);
+    free(skey);
+    free(sval);
+    if (rc != MIAI_OK) goto done;
+    t->enabled = 1;
+    rc = MIAI_OK;
+done:
+    free(key);
+    free(val);
+    if (rc != MIAI_OK) pn_diff_free(t);
+    return rc;
+}
+
+/* ---- one playout ---------------------------------------------------------------- */
+
+typedef struct {
+    const pn_data *d;
+    const pn_diff_tables *t;
+    pn_state *s;
+    uint8_t *v;          /* node values, 0 or 1 (bit 1: old value during a range) */
+    uint32_t *cnt;       /* AND/OR: inputs that are true */
+    uint64_t *dirty;     /* nodes to settle */
+    uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
+    uint64_t *next;      /* next-state bits */
+    uint32_t count[MIAI_MAX_ROLES]; /* legal moves per role */
+} pn_wave;
+
+static inline void pn_mark(pn_wave *w, uint32_t node) {
+    uint32_t word = node >> 6;
+    w->dirty[word] |= 1ULL << (node & 63);
+    if (word < w->dlo) w->dlo = word;
+    if (word > w->dhi) w->dhi = word;
+}
+
+/* Node i has just changed to x: count it in the gates reading it, mark those that
+ * cross their threshold (or belong to a range), update the watched bits. */
+static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_t i,
+                                                              uint8_t x) {
+    const pn_diff_tables *t = w->t;
+    uint32_t *cnt = w->cnt;
+    const pn_span sp = t->span[i];
+    for (uint32_t e = sp.out; e < sp.out_end; e++) {
+        uint32_t edge = t->out[e].node, o = edge & PN_EDGE_NODE;
+        if (edge & PN_EDGE_RANGE) {
+            pn_mark(w, o);
+            continue;
+        }
+        uint32_t th = t->out[e].thresh;
+        uint8_t up = (edge & PN_EDGE_NEGATED) ? !x : x; /* one more input counted */
+        if (up) {
+            if (++cnt[o] == th) pn_mark(w, o);
+        } else if (cnt[o]-- == th) {
+            pn_mark(w, o);
+        }
+    }
+    for (uint32_t e = sp.watch; e < sp.watch_end; e++) {
+        uint32_t a = t->watch[e];
+        uint64_t *bits;
+        uint32_t k;
+        if (a & PN_WATCH_NEXT) {
+            k = a & ~PN_WATCH_NEXT;
+            bits = w->next;
+        } else {
+            k = a;
+            bits = pn_legal_words(w->d, w->s);
+            w->count[w->d->input_role[k]] += x ? 1u : 0xffffffffu;
+        }
+        if (x) bits[k >> 6] |= 1ULL << (k & 63);
+        else bits[k >> 6] &= ~(1ULL << (k & 63));
+    }
+}
+
+static inline void pn_set_source(pn_wave *w, uint32_t node, uint8_t x) {
+    if (w->v[node] == x) return;
+    w->v[node] = x;
+    pn_changed(w, node, x);
+}
+
+static inline uint8_t pn_gate_from_inputs(const pn_data *d, const uint8_t *v, uint32_t i) {
+    const pn_op o = d->op[i];
+    if (o.kind == MIAI_PN_AND) {
+        for (uint32_t k = o.a; k < o.b; k++)
+            if (!(v[d->in[k]] & 1)) return 0;
+        return 1;
+    }
+    for (uint32_t k = o.a; k < o.b; k++)
+        if (v[d->in[k]] & 1) return 1;
+    return 0;
+}
+
+/* Recompute range r from all-false to its least fixpoint (monotone: at most
+ * hi - lo + 1 sweeps), then send out the changes. */
+static void pn_settle_range(pn_wave *w, uint32_t r) {
+    const pn_data *d = w->d;
+    uint32_t lo = d->range_lo[r], hi = d->range_hi[r];
+    uint8_t *v = w->v;
+    for (uint32_t n = lo; n < hi; n++) {
+        w->dirty[n >> 6] &= ~(1ULL << (n & 63));
+        v[n] = (uint8_t)(v[n] << 1); /* old value in bit 1, new value (0) in bit 0 */
+    }
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint32_t n = lo; n < hi; n++) {
+            uint8_t x = pn_gate_from_inputs(d, v, n);
+            if (x != (v[n] & 1)) {
+                v[n] = (uint8_t)((v[n] & 2) | x);
+                changed = 1;
+            }
+        }
+    }
+    for (uint32_t n = lo; n < hi; n++) {
+        uint8_t old = v[n] >> 1, x = v[n] & 1;
+        v[n] = x;
+        if (old != x) pn_changed(w, n, x);
+    }
+}
+
+/* Settle every dirty node, lowest index first. */
+static void pn_wave_run(pn_wave *w) {
+    const pn_diff_tables *t = w->t;
+    for (uint32_t word = w->dlo; word <= w->dhi; word++) {
+        while (w->dirty[word]) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(w->dirty[word]);
+            w->dirty[word] &= w->dirty[word] - 1;
+            uint32_t th = t->thresh[i];
+            if (th & PN_THRESH_RANGE) {
+                pn_settle_range(w, t->range_id[i] - 1);
+                continue;
+            }
+            uint8_t x = w->cnt[i] >= th;
+            if (x != w->v[i]) {
+                w->v[i] = x;
+                pn_changed(w, i, x);
+            }
+        }
+    }
+    w->dlo = UINT32_MAX;
+    w->dhi = 0;
+}
+
+/* Every node's value and counter from the state's base bits, no move played. */
+static void pn_wave_init(pn_wave *w) {
+    const pn_data *d = w->d;
+    uint8_t *v = w->v;
+    const uint64_t *base = w->s->bits;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        uint32_t rid = w->d->diff.range_id[i];
+        if (rid) {
+            uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
+            memset(v + lo, 0, hi - lo);
+            int changed = 1;
+            while (changed) {
+                changed = 0;
+                for (uint32_t n = lo; n < hi; n++) {
+                    uint8_t x = pn_gate_from_inputs(d, v, n);
+                    if (x != v[n]) {
+                        v[n] = x;
+                        changed = 1;
+                    }
+                }
+            }
+            for (uint32_t n = lo; n < hi; n++) w->cnt[n] = 0;
+            i = hi - 1;
+            continue;
+        }
+        const pn_op o = d->op[i];
+        uint32_t c = 0;
+        w->cnt[i] = 0;
+        switch (o.kind) {
+        case MIAI_PN_TRUE: v[i] = 1; break;
+        case MIAI_PN_BASE: v[i] = (uint8_t)pn_bit(base, o.a); break;
+        case MIAI_PN_AND:
+        case MIAI_PN_OR:
+            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]];
+            w->cnt[i] = c;
+            v[i] = o.kind == MIAI_PN_AND ? c == o.b - o.a : c != 0;
+            break;
+        case MIAI_PN_NOT:
+            v[i] = !v[d->in[o.a]];
+            w->cnt[i] = v[i];
+            break;
+        default: v[i] = 0; break; /* FALSE, INPUT, MOVESET: no move yet */
+        }
+    }
+    memset(w->next, 0, sizeof(uint64_t) * (d->base_words ? d->base_words : 1));
+    for (uint32_t b = 0; b < d->n_base; b++)
+        if (v[d->next_node[b]]) w->next[b >> 6] |= 1ULL << (b & 63);
+    uint64_t *lb = pn_legal_words(d, w->s);
+    memset(lb, 0, sizeof(uint64_t) * d->legal_words);
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        w->count[r] = 0;
+        for (uint32_t g = d->move_off[r]; g < d->move_off[r + 1]; g++)
+            if (v[d->legal_node[g]]) {
+                lb[g >> 6] |= 1ULL << (g & 63);
+                w->count[r]++;
+            }
+    }
+    w->dlo = UINT32_MAX;
+    w->dhi = 0;
+}
+
+/* The k-th legal move of role r (k < count), in increasing order. */
+static miai_move pn_kth_legal(const pn_data *d, const uint64_t *lb, uint32_t r, uint32_t k) {
+    uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
+    for (uint32_t word = lo >> 6; word <= (hi - 1) >> 6; word++) {
+        uint64_t x = lb[word];
+        if (word == lo >> 6) x &= ~0ULL << (lo & 63);
+        if (word == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
+        uint32_t c = (uint32_t)__builtin_popcountll(x);
+        if (k >= c) {
+            k -= c;
+            continue;
+        }
+        while (k--) x &= x - 1;
+        return (miai_move)(word * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+    }
+    return 0; /* unreachable for k < count */
+}
+
+/* to_move from the counts and the terminal node, as pn_status decides it. */
+static int32_t pn_wave_to_move(const pn_wave *w) {
+    const pn_data *d = w->d;
+    int32_t tm = 0;
+    uint32_t many = 0;
+    int stuck = 0;
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        if (w->count[r] == 0) stuck = 1;
+        if (w->count[r] > 1) {
+            many++;
+            tm = (int32_t)r;
+        }
+    }
+    if (w->v[d->terminal_node] || stuck) return MIAI_NOBODY;
+    if (many == 0) return 0;
+    return many > 1 ? MIAI_SIMULTANEOUS : tm;
+}
+
+/* The playout; with `shadow` (a copy of the start state), every ply is also played by
+ * pn_play_plain on the shadow and the two states compared: *bad counts differences. */
+static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
+                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                            void *shadow, uint32_t *bad) {
+    const pn_data *d = g->data;
+    uint32_t n = d->n_nodes, nw = (n + 63) / 64;
+    uint8_t v[n];
+    uint32_t cnt[n];
+    uint64_t dirty[nw];
+    uint64_t next[d->base_words ? d->base_words : 1], flip[d->base_words ? d->base_words : 1];
+    memset(dirty, 0, sizeof dirty);
+    pn_wave w = {.d = d, .t = &d->diff, .s = state, .v = v, .cnt = cnt, .dirty = dirty,
+                 .next = next};
+    pn_state *s = state;
+    pn_wave_init(&w);
+    miai_move cur[MIAI_MAX_ROLES], joint[MIAI_MAX_ROLES] = {0};
+    for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
+    uint32_t plies = 0, tl = 0, nr = d->n_roles;
+    const uint64_t *lb = pn_legal_words(d, s);
+    while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
+        int32_t tm = s->head.to_move;
+        /* the moves, drawn as miai_generic_playout draws them */
+        for (uint32_t r = 0; r < nr; r++) {
+            if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
+                joint[r] = pn_kth_legal(d, lb, r, miai_rng_below(rng, w.count[r]));
+                if (trace && tl < trace_cap) trace[tl++] = joint[r];
+            } else {
+                joint[r] = pn_kth_legal(d, lb, r, 0); /* its only move */
+            }
+        }
+        /* wave 1: the joint move */
+        for (uint32_t r = 0; r < nr; r++) {
+            if (joint[r] == cur[r]) continue;
+            const pn_diff_tables *t = &d->diff;
+            if (cur[r] != PN_NO_MOVE) {
+                uint32_t old = d->move_off[r] + cur[r];
+                for (uint32_t e = t->input_first[old]; e < t->input_first[old + 1]; e++)
+                    pn_set_source(&w, t->input_nodes[e], 0);
+                for (uint32_t e = t->set_first[old]; e < t->set_first[old + 1]; e++) {
+                    uint32_t node = t->set_nodes[e];
+                    const uint64_t *bits = d->set_bits + (size_t)d->arg[node] * d->set_words;
+                    if (!pn_bit(bits, joint[r])) pn_set_source(&w, node, 0);
+                }
+            }
+            uint32_t now = d->move_off[r] + joint[r];
+            for (uint32_t e = t->input_first[now]; e < t->input_first[now + 1]; e++)
+                pn_set_source(&w, t->input_nodes[e], 1);
+            for (uint32_t e = t->set_first[now]; e < t->set_first[now + 1]; e++)
+                pn_set_source(&w, t->set_nodes[e], 1);
+            cur[r] = joint[r];
+        }
+        pn_wave_run(&w);
+        /* wave 2: the base propositions that change */
+        for (uint32_t word = 0; word < d->base_words; word++) {
+            flip[word] = s->bits[word] ^ next[word];
+            s->bits[word] = next[word]; /* next[] changes while the bases propagate */
+        }
+        for (uint32_t word = 0; word < d->base_words; word++) {
+            for (uint64_t diff = flip[word]; diff; diff &= diff - 1) {
+                uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
+                uint8_t x = (uint8_t)pn_bit(s->bits, b);
+                miai_zxor(&s->head, d->zbase[b]);
+                for (uint32_t e = d->diff.base_first[b]; e < d->diff.base_first[b + 1]; e++)
+                    pn_set_source(&w, d->diff.base_nodes[e], x);
+            }
+        }
+        pn_wave_run(&w);
+        s->head.ply++;
+        s->head.to_move = pn_wave_to_move(&w);
+        uint8_t *gb = pn_goal_bytes(d, s);
+        if (s->head.to_move == MIAI_NOBODY)
+            for (uint32_t i = 0; i < d->n_goals; i++)
+                if (v[d->goal_node[i]] && d->goal_value[i] > gb[d->goal_role[i]])
+                    gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
+        plies++;
+        if (shadow) {
+            pn_play_plain(g, shadow, joint);
+            if (memcmp(shadow, state, g->facts.state_size) != 0) (*bad)++;
+        }
+    }
+    if (trace_len) *trace_len = tl;
+    return plies;
+}
+
+uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                         uint32_t trace_cap, uint32_t *trace_len) {
+    const pn_data *d = g->data;
+    if (!d->diff.enabled)
+        return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
+    return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL, NULL);
+}
+
+int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
+                           uint32_t *plies) {
+    if (!g || !state || !plies || g->ops->playout != pn_diff_playout) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    if (!d->diff.enabled) return MIAI_ELIMIT;
+    size_t size = g->facts.state_size;
+    uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
+    uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);
+    uint8_t *fast = malloc(size), *shadow = malloc(size), *plain = malloc(size);
+    miai_move *t1 = malloc(sizeof *t1 * cap), *t2 = malloc(sizeof *t2 * cap);
+    int rc = MIAI_ENOMEM;
+    if (fast && shadow && plain && t1 && t2) {
+        memcpy(fast, state, size);
+        memcpy(shadow, state, size);
+        memcpy(plain, state, size);
+        miai_rng r1, r2;
+        miai_rng_seed(&r1, seed);
+        miai_rng_seed(&r2, seed);
+        uint32_t bad = 0, l1 = 0, l2 = 0;
+        *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, shadow, &bad);
+        uint32_t p2 = miai_generic_playout(g, plain, &r2, t2, cap, &l2);
+        int same = bad == 0 && p2 == *plies && l1 == l2 &&
+                   memcmp(t1, t2, sizeof *t1 * l1) == 0 && memcmp(fast, plain, size) == 0;
+        rc = same ? MIAI_OK : MIAI_ECORRUPT;
+    }
+    free(fast);
+    free(shadow);
+    free(plain);
+    free(t1);
+    free(t2);
+    return rc;
+}

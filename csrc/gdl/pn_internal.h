@@ -1,0 +1,130 @@
+/* pn_internal.h -- the propnet game's private data, shared by propnet.c (building,
+ * plain evaluation, the vtable) and pn_diff.c (the differential playout engine).
+ *
+ * Not a public header (no _api suffix): nothing outside csrc/gdl/ includes it.
+ * The data is immutable after miai_gdl_create; every evaluation keeps its node values
+ * on the caller's stack.
+ */
+#ifndef MIAI_PN_INTERNAL_H
+#define MIAI_PN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../core/game.h"
+#include "../core/zobrist.h"
+#include "gdl_api.h"
+
+#define PN_RANGE_FLAG 0x80000000u
+#define PN_TEXT_MAX 4096
+/* The differential engine keeps 5 bytes and a bit per node on the stack: above this
+ * many nodes playouts use the plain evaluation (miai_generic_playout). */
+#define PN_DIFF_MAX_NODES 262144u
+
+/* A node as evaluation reads it: one 12-byte record instead of three arrays. */
+typedef struct {
+    uint32_t kind;
+    uint32_t a; /* BASE/INPUT/MOVESET: arg; gates: first input */
+    uint32_t b; /* gates: one past the last input */
+} pn_op;
+
+enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
+
+/* What the differential engine does when a node's value changes besides telling its
+ * outputs: a legal-move bit or a next-state bit follows it (pn_diff.c). */
+/* An edge of the differential engine: the gate it reaches, and whether that gate's
+ * count goes down when the node turns true (an input of a NOT) or is not counted at
+ * all (a gate of a cyclic range, settled by reading its inputs). */
+#define PN_EDGE_NEGATED 0x80000000u
+#define PN_EDGE_RANGE 0x40000000u
+#define PN_EDGE_NODE 0x3fffffffu
+
+#define PN_THRESH_RANGE 0x80000000u
+
+typedef struct {
+    uint32_t node;   /* gate index | PN_EDGE_* */
+    uint32_t thresh; /* the gate's threshold (read with its count) */
+} pn_edge;
+
+typedef struct {
+    uint32_t out, out_end;     /* [out, out_end) in pn_diff_tables.out */
+    uint32_t watch, watch_end; /* [watch, watch_end) in pn_diff_tables.watch */
+} pn_span;
+
+#define PN_WATCH_LEGAL 0x00000000u
+#define PN_WATCH_NEXT 0x80000000u
+
+typedef struct {
+    uint8_t enabled;         /* 0: playouts fall back to the generic loop */
+    uint32_t *thresh;        /* [n] a gate is true when its count reaches this;
+                                PN_THRESH_RANGE: the node is in a cyclic range */
+    uint32_t *range_id;      /* [n] range index + 1, 0 outside every range */
+    pn_span *span;           /* [n] its edges and watches */
+    pn_edge *out;            /* the gates reading each node */
+    uint32_t *watch;         /* PN_WATCH_LEGAL | global move, PN_WATCH_NEXT | base */
+    uint32_t *base_first;    /* [n_base + 1] offsets into base_nodes */
+    uint32_t *base_nodes;    /* BASE nodes of each base proposition */
+    uint32_t *input_first;   /* [total moves + 1] offsets into input_nodes */
+    uint32_t *input_nodes;   /* INPUT nodes of each global move */
+    uint32_t *set_first;     /* [total moves + 1] offsets into set_nodes */
+    uint32_t *set_nodes;     /* MOVESET nodes whose set holds each global move */
+} pn_diff_tables;
+
+typedef struct {
+    uint32_t n_nodes;
+    pn_op *op;
+    uint8_t *kind;
+    uint32_t *arg, *first_in, *in;
+    uint32_t n_ranges;
+    uint32_t *range_lo, *range_hi;
+    uint32_t n_base, base_words;
+    uint32_t *next_node;
+    uint8_t *init;
+    char **base_text;
+    uint32_t n_roles;
+    uint32_t n_moves[MIAI_MAX_ROLES];
+    uint32_t move_off[MIAI_MAX_ROLES + 1];
+    uint32_t total_moves, legal_words, goal_words;
+    uint32_t *legal_node, *input_role, *input_move;
+    char **move_text;
+    uint32_t terminal_node;
+    uint32_t n_goals;
+    uint32_t *goal_role, *goal_value, *goal_node;
+    uint32_t *prog[3];
+    uint32_t prog_len[3];
+    uint32_t n_sets, set_words;   /* set k: bits [k * set_words, (k + 1) * set_words) */
+    uint32_t *set_role;
+    uint64_t *set_bits;
+    miai_zkey *zbase;
+    pn_diff_tables diff;
+} pn_data;
+
+/* A state: the head, base_words of base bits, legal_words of legal-move bits (global
+ * move index), then goal_words holding one byte per role: the role's goal (the largest
+ * that holds, 0 when none) in a state whose to_move is MIAI_NOBODY, else 0. */
+typedef struct {
+    miai_head head;
+    uint64_t bits[];
+} pn_state;
+
+static inline uint64_t *pn_legal_words(const pn_data *d, pn_state *s) {
+    return s->bits + d->base_words;
+}
+
+static inline uint8_t *pn_goal_bytes(const pn_data *d, pn_state *s) {
+    return (uint8_t *)(s->bits + d->base_words + d->legal_words);
+}
+
+static inline int pn_bit(const uint64_t *w, uint32_t i) {
+    return (int)((w[i >> 6] >> (i & 63)) & 1u);
+}
+
+/* propnet.c: the plain play (the reference the differential engine must equal). */
+void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
+
+/* pn_diff.c */
+int pn_diff_build(pn_data *d);
+void pn_diff_free(pn_diff_tables *t);
+uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                         uint32_t trace_cap, uint32_t *trace_len);
+
+#endif
