@@ -26,6 +26,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout first
+
 from protocols.gtp.versus import Outcome, play_one, winner_of
 
 
