@@ -151,23 +151,6 @@ uint32_t go_libs_after(const go_view *v, uint32_t p, uint32_t c, uint32_t cap) {
     return s.n;
 }
 
-/* Stones of the group c would form at p. */
-static uint32_t go_size_after(const go_view *v, uint32_t p, uint32_t c) {
-    const uint32_t W = v->W;
-    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
-    uint32_t size = 1, seen[4], n_seen = 0;
-    for (int k = 0; k < 4; k++) {
-        if (v->color[nbs[k]] != c) continue;
-        uint32_t g = v->gid[nbs[k]];
-        bool dup = false;
-        for (uint32_t i = 0; i < n_seen; i++) dup |= seen[i] == g;
-        if (dup) continue;
-        seen[n_seen++] = g;
-        size += v->gsize[g];
-    }
-    return size;
-}
-
 bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
     const uint32_t W = v->W, o = 3 - c;
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
@@ -176,15 +159,93 @@ bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
     return false;
 }
 
+/* ---- liberties after a move, from pseudo-liberties ---- */
+
+#define GO_MANY UINT32_MAX
+
+/* The liberties of group g other than p, where g has m pseudo-liberties at p (m of p's
+ * sides are stones of g): 0 if none, the point if exactly one, GO_MANY if more.  Drop
+ * the m copies of p from the pseudo-liberty multiset; the rest are all one point iff
+ * (sum)^2 == n sum of squares (Cauchy-Schwarz equality).  O(1), no walk of the group. */
+static inline uint32_t go_other_lib(const go_view *v, uint32_t g, uint32_t p, uint32_t m) {
+    uint64_t n = v->glibs[g] - m, s = v->gsum[g] - m * p, s2 = v->gsum2[g] - m * p * p;
+    if (n == 0) return 0;
+    if (s * s != n * s2) return GO_MANY;
+    return (uint32_t)(s / n);
+}
+
+/* Add liberty point q to the tally `one` (0 = none yet); true once there are two. */
+static inline bool go_tally(uint32_t *one, uint32_t q) {
+    if (q == GO_MANY) return true;
+    if (!*one) *one = q;
+    else if (q != *one) return true;
+    return false;
+}
+
+/* The own groups next to p (distinct roots into g[], how many of p's sides each
+ * touches into m[]); returns how many. */
+static inline uint32_t go_own_groups(const go_view *v, const uint32_t nbs[4], uint32_t c,
+                                     uint32_t g[4], uint32_t m[4]) {
+    uint32_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (v->color[nbs[k]] != c) continue;
+        uint32_t h = v->gid[nbs[k]], i = 0;
+        while (i < n && g[i] != h) i++;
+        if (i == n) {
+            g[n] = h;
+            m[n++] = 0;
+        }
+        m[i]++;
+    }
+    return n;
+}
+
+/* go_libs_after(v, p, c, 2) >= 2 without walking any group: the same set of points
+ * (p's empty neighbours, the neighbouring enemy stones it would capture, the other
+ * liberties of the own groups it joins), from the pseudo-liberty sums. */
+static bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c) {
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    uint32_t one = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = nbs[k], cn = v->color[n];
+        if ((cn == GO_EMPTY || (cn == o && go_only_lib_is(v, v->gid[n], p))) &&
+            go_tally(&one, n))
+            return true;
+    }
+    uint32_t g[4], m[4], ng = go_own_groups(v, nbs, c, g, m);
+    for (uint32_t i = 0; i < ng; i++) {
+        uint32_t q = go_other_lib(v, g[i], p, m[i]);
+        if (q && go_tally(&one, q)) return true;
+    }
+    return false;
+}
+
 bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
     const uint8_t *col = v->color;
-    const uint32_t W = v->W;
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
     /* Fast path: two empty neighbours are two liberties. */
-    if ((col[p - W] == GO_EMPTY) + (col[p - 1] == GO_EMPTY) + (col[p + 1] == GO_EMPTY) +
-            (col[p + W] == GO_EMPTY) >= 2)
+    if ((col[nbs[0]] == GO_EMPTY) + (col[nbs[1]] == GO_EMPTY) + (col[nbs[2]] == GO_EMPTY) +
+            (col[nbs[3]] == GO_EMPTY) >= 2)
         return false;
-    if (go_size_after(v, p, c) < GO_SELF_ATARI_MIN || go_captures_at(v, p, c)) return false;
-    return go_libs_after(v, p, c, 2) < 2;
+    /* Bad iff the group has GO_SELF_ATARI_MIN+ stones, nothing is captured and it has
+     * fewer than two liberties (go_libs_after; with no capture they are p's empty
+     * neighbour and the own groups' other liberties). */
+    uint32_t g[4], m[4], ng = go_own_groups(v, nbs, c, g, m), size = 1;
+    for (uint32_t i = 0; i < ng; i++) size += v->gsize[g[i]];
+    if (size < GO_SELF_ATARI_MIN) return false;
+    uint32_t one = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = nbs[k], cn = col[n];
+        if (cn == o && go_only_lib_is(v, v->gid[n], p)) return false; /* a capture */
+        if (cn == GO_EMPTY) one = n;
+    }
+    for (uint32_t i = 0; i < ng; i++) {
+        uint32_t q = go_other_lib(v, g[i], p, m[i]);
+        if (q && go_tally(&one, q)) return false;
+    }
+    return true;
 }
 
 /* ---- the policy's rules ---- */
@@ -228,7 +289,7 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
             continue;
         }
         /* Save an own group: extend if that gives two liberties ... */
-        if (go_policy_ok(v, lib, c, mask) && go_libs_after(v, lib, c, 2) >= 2)
+        if (go_policy_ok(v, lib, c, mask) && go_two_libs_after(v, lib, c))
             go_cand_add(&cs, lib);
         /* ... or capture an enemy group next to it that is in atari. */
         uint32_t st = g;
