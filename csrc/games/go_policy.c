@@ -82,18 +82,22 @@ void go_policy_build_patterns(go_data *d) {
             }
 }
 
-uint32_t go_pattern_code(const go_view *v, uint32_t p) {
-    const uint8_t *c = v->color;
-    const uint32_t W = v->W;
+/* go_pattern_code of p on colours c with row stride W (inlined into the policy). */
+static inline uint32_t go_code3(const uint8_t *c, uint32_t W, uint32_t p) {
     /* go_ring order: the row above, left and right, the row below. */
     return (uint32_t)c[p - W - 1] | (uint32_t)c[p - W] << 2 | (uint32_t)c[p - W + 1] << 4 |
            (uint32_t)c[p - 1] << 6 | (uint32_t)c[p + 1] << 8 | (uint32_t)c[p + W - 1] << 10 |
            (uint32_t)c[p + W] << 12 | (uint32_t)c[p + W + 1] << 14;
 }
 
+static inline bool go_pattern_bit(const uint8_t *table, uint32_t code) {
+    return table[code >> 3] >> (code & 7) & 1;
+}
+
+uint32_t go_pattern_code(const go_view *v, uint32_t p) { return go_code3(v->color, v->W, p); }
+
 bool go_pattern_match(const go_view *v, uint32_t p) {
-    uint32_t code = go_pattern_code(v, p);
-    return v->d->pattern3[code >> 3] >> (code & 7) & 1;
+    return go_pattern_bit(v->d->pattern3, go_code3(v->color, v->W, p));
 }
 
 /* ---- liberties ---- */
@@ -267,41 +271,51 @@ static void go_cand_add(go_cands *cs, uint32_t q) {
     if (cs->n < cs->cap) cs->out[cs->n++] = (uint16_t)q;
 }
 
+/* The ATARI rule's answers for group g (colour gc), in atari at lib. */
+static void go_atari_group(const go_view *v, uint32_t g, uint32_t gc, uint32_t lib, uint32_t c,
+                           uint32_t mask, go_cands *cs) {
+    const uint32_t W = v->W, o = 3 - c;
+    if (gc == o) { /* capture the group in atari */
+        if (go_policy_ok(v, lib, c, mask)) go_cand_add(cs, lib);
+        return;
+    }
+    /* Save an own group: extend if that gives two liberties ... */
+    if (go_policy_ok(v, lib, c, mask) && go_two_libs_after(v, lib, c)) go_cand_add(cs, lib);
+    /* ... or capture an enemy group next to it that is in atari. */
+    uint32_t st = g;
+    do {
+        const uint32_t nb[4] = {st - W, st - 1, st + 1, st + W};
+        for (int j = 0; j < 4; j++) {
+            if (v->color[nb[j]] != o) continue;
+            uint32_t l2 = go_atari_lib(v, v->gid[nb[j]]);
+            if (l2 && go_policy_ok(v, l2, c, mask)) go_cand_add(cs, l2);
+        }
+        st = v->next[st];
+    } while (st != g);
+}
+
 uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
                           uint16_t *out, uint32_t cap) {
+    if (!last) return 0;
+    const uint32_t cl = v->color[last];
+    if (!go_is_stone(cl)) return 0;
     go_cands cs = {.out = out, .n = 0, .cap = cap};
-    if (!last || !go_is_stone(v->color[last])) return 0;
-    const uint32_t W = v->W, o = 3 - c;
-    const uint32_t around[5] = {last, last - W, last - 1, last + 1, last + W};
-    uint32_t groups[5], n_groups = 0;
-    for (int k = 0; k < 5; k++) {
-        uint32_t q = around[k];
-        if (!go_is_stone(v->color[q])) continue;
-        uint32_t g = v->gid[q];
-        bool dup = false;
-        for (uint32_t i = 0; i < n_groups; i++) dup |= groups[i] == g;
-        if (dup) continue;
-        groups[n_groups++] = g;
-        uint32_t lib = go_atari_lib(v, g);
-        if (!lib) continue;
-        if (v->color[q] == o) { /* capture the group in atari */
-            if (go_policy_ok(v, lib, c, mask)) go_cand_add(&cs, lib);
-            continue;
-        }
-        /* Save an own group: extend if that gives two liberties ... */
-        if (go_policy_ok(v, lib, c, mask) && go_two_libs_after(v, lib, c))
-            go_cand_add(&cs, lib);
-        /* ... or capture an enemy group next to it that is in atari. */
-        uint32_t st = g;
-        do {
-            const uint32_t nb[4] = {st - W, st - 1, st + 1, st + W};
-            for (int j = 0; j < 4; j++) {
-                if (v->color[nb[j]] != o) continue;
-                uint32_t l2 = go_atari_lib(v, v->gid[nb[j]]);
-                if (l2 && go_policy_ok(v, l2, c, mask)) go_cand_add(&cs, l2);
-            }
-            st = v->next[st];
-        } while (st != g);
+    /* The groups the last move touched, in the order last, N, W, E, S: its own group
+     * (every neighbour of its colour is in it), then the distinct groups of the other
+     * colour next to it. */
+    const uint32_t W = v->W, other = 3 - cl, g0 = v->gid[last];
+    uint32_t lib = go_atari_lib(v, g0);
+    if (lib) go_atari_group(v, g0, cl, lib, c, mask, &cs);
+    const uint32_t nbs[4] = {last - W, last - 1, last + 1, last + W};
+    uint32_t seen[4], n_seen = 0;
+    for (int k = 0; k < 4; k++) {
+        if (v->color[nbs[k]] != other) continue;
+        uint32_t g = v->gid[nbs[k]], i = 0;
+        while (i < n_seen && seen[i] != g) i++;
+        if (i < n_seen) continue;
+        seen[n_seen++] = g;
+        lib = go_atari_lib(v, g);
+        if (lib) go_atari_group(v, g, other, lib, c, mask, &cs);
     }
     return cs.n;
 }
@@ -309,11 +323,15 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
 /* Empty neighbours (8) of `last` that match a pattern and pass the rules. */
 static uint32_t go_pattern_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
                                    uint16_t *out) {
-    const int32_t W = (int32_t)v->W;
+    const uint8_t *col = v->color, *table = v->d->pattern3;
+    const uint32_t W = v->W;
+    /* go_ring order */
+    const uint32_t ring[8] = {last - W - 1, last - W, last - W + 1, last - 1,
+                              last + 1,     last + W - 1, last + W, last + W + 1};
     uint32_t n = 0;
     for (int k = 0; k < 8; k++) {
-        uint32_t q = (uint32_t)((int32_t)last + go_ring[k][0] * W + go_ring[k][1]);
-        if (v->color[q] != GO_EMPTY || !go_pattern_match(v, q)) continue;
+        uint32_t q = ring[k];
+        if (col[q] != GO_EMPTY || !go_pattern_bit(table, go_code3(col, W, q))) continue;
         if (!go_policy_ok(v, q, c, mask)) continue;
         if ((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)) continue;
         out[n++] = (uint16_t)q;
