@@ -102,13 +102,16 @@ bool go_pattern_match(const go_view *v, uint32_t p) {
 
 /* ---- liberties ---- */
 
-uint32_t go_atari_lib(const go_view *v, uint32_t g) {
+/* go_atari_lib, inlined into the policy. */
+static inline uint32_t go_lib1(const go_view *v, uint32_t g) {
     uint64_t n = v->glibs[g], sum = v->gsum[g];
     /* All n pseudo-liberties are one point iff (sum p)^2 == n sum p^2 (Cauchy-Schwarz
      * equality): no division unless the group is in atari. */
     if (n == 0 || sum * sum != n * v->gsum2[g]) return 0;
     return (uint32_t)(sum / n);
 }
+
+uint32_t go_atari_lib(const go_view *v, uint32_t g) { return go_lib1(v, g); }
 
 typedef struct {
     uint32_t pts[8];
@@ -225,14 +228,11 @@ static bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c) {
     return false;
 }
 
-bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
+/* go_is_bad_self_atari past its fast path (p has at most one empty neighbour). */
+static bool go_self_atari_slow(const go_view *v, uint32_t p, uint32_t c) {
     const uint8_t *col = v->color;
     const uint32_t W = v->W, o = 3 - c;
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
-    /* Fast path: two empty neighbours are two liberties. */
-    if ((col[nbs[0]] == GO_EMPTY) + (col[nbs[1]] == GO_EMPTY) + (col[nbs[2]] == GO_EMPTY) +
-            (col[nbs[3]] == GO_EMPTY) >= 2)
-        return false;
     /* Bad iff the group has GO_SELF_ATARI_MIN+ stones, nothing is captured and it has
      * fewer than two liberties (go_libs_after; with no capture they are p's empty
      * neighbour and the own groups' other liberties). */
@@ -252,12 +252,36 @@ bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
     return true;
 }
 
+/* Empty neighbours of p. */
+static inline uint32_t go_empty_nbs(const uint8_t *col, uint32_t W, uint32_t p) {
+    return (uint32_t)(col[p - W] == GO_EMPTY) + (col[p - 1] == GO_EMPTY) +
+           (col[p + 1] == GO_EMPTY) + (col[p + W] == GO_EMPTY);
+}
+
+bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
+    /* Fast path: two empty neighbours are two liberties. */
+    return go_empty_nbs(v->color, v->W, p) < 2 && go_self_atari_slow(v, p, c);
+}
+
 /* ---- the policy's rules ---- */
 
 /* go_playout_ok, or without the eye rule when the mask switches it off. */
 static inline bool go_policy_ok(const go_view *v, uint32_t p, uint32_t c, uint32_t mask) {
     if (!(mask & GO_POLICY_FILL_EYES)) return go_playout_ok(v, p, c);
     return p != v->f->ko && !go_is_suicide(v, p, c);
+}
+
+/* A point the policy may play for c: go_policy_ok, and not a bad self-atari when the
+ * mask has GO_POLICY_SELF_ATARI; both tests' fast paths share one look at p's sides. */
+static inline bool go_pick_ok(const go_view *v, uint32_t p, uint32_t c, uint32_t mask) {
+    if (p == v->f->ko) return false;
+    uint32_t e = go_empty_nbs(v->color, v->W, p);
+    if (e >= 2) return true; /* neither an eye nor suicide nor a self-atari */
+    /* An empty neighbour rules out an eye and suicide (go_playout_ok's fast path). */
+    if (!e && ((!(mask & GO_POLICY_FILL_EYES) && go_is_own_eye(v, p, c)) ||
+               go_is_suicide(v, p, c)))
+        return false;
+    return !(mask & GO_POLICY_SELF_ATARI) || !go_self_atari_slow(v, p, c);
 }
 
 typedef struct {
@@ -287,7 +311,7 @@ static void go_atari_group(const go_view *v, uint32_t g, uint32_t gc, uint32_t l
         const uint32_t nb[4] = {st - W, st - 1, st + 1, st + W};
         for (int j = 0; j < 4; j++) {
             if (v->color[nb[j]] != o) continue;
-            uint32_t l2 = go_atari_lib(v, v->gid[nb[j]]);
+            uint32_t l2 = go_lib1(v, v->gid[nb[j]]);
             if (l2 && go_policy_ok(v, l2, c, mask)) go_cand_add(cs, l2);
         }
         st = v->next[st];
@@ -304,7 +328,7 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
      * (every neighbour of its colour is in it), then the distinct groups of the other
      * colour next to it. */
     const uint32_t W = v->W, other = 3 - cl, g0 = v->gid[last];
-    uint32_t lib = go_atari_lib(v, g0);
+    uint32_t lib = go_lib1(v, g0);
     if (lib) go_atari_group(v, g0, cl, lib, c, mask, &cs);
     const uint32_t nbs[4] = {last - W, last - 1, last + 1, last + W};
     uint32_t seen[4], n_seen = 0;
@@ -314,7 +338,7 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
         while (i < n_seen && seen[i] != g) i++;
         if (i < n_seen) continue;
         seen[n_seen++] = g;
-        lib = go_atari_lib(v, g);
+        lib = go_lib1(v, g);
         if (lib) go_atari_group(v, g, other, lib, c, mask, &cs);
     }
     return cs.n;
@@ -331,10 +355,9 @@ static uint32_t go_pattern_replies(const go_view *v, uint32_t last, uint32_t c, 
     uint32_t n = 0;
     for (int k = 0; k < 8; k++) {
         uint32_t q = ring[k];
-        if (col[q] != GO_EMPTY || !go_pattern_bit(table, go_code3(col, W, q))) continue;
-        if (!go_policy_ok(v, q, c, mask)) continue;
-        if ((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)) continue;
-        out[n++] = (uint16_t)q;
+        if (col[q] == GO_EMPTY && go_pattern_bit(table, go_code3(col, W, q)) &&
+            go_pick_ok(v, q, c, mask))
+            out[n++] = (uint16_t)q;
     }
     return n;
 }
@@ -346,9 +369,7 @@ static uint32_t go_random_point(go_view *v, uint32_t c, uint32_t mask, miai_rng 
     while (k) {
         uint32_t i = miai_rng_below(rng, k);
         uint32_t q = empty[i];
-        if (go_policy_ok(v, q, c, mask) &&
-            !((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)))
-            return q;
+        if (go_pick_ok(v, q, c, mask)) return q;
         /* Move the refused point past the window so it is not drawn again. */
         k--;
         uint16_t r = empty[k];
