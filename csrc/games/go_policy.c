@@ -82,12 +82,26 @@ void go_policy_build_patterns(go_data *d) {
             }
 }
 
-/* go_pattern_code of p on colours c with row stride W (inlined into the policy). */
+/* The colours c[-1], c[0], c[1] as bytes 0..2 of the result.  One 4-byte load from
+ * c - 2 on a little-endian target (c[-2] is dropped; for the top-left point that is
+ * the byte before the colour array, still inside the state). */
+static inline uint32_t go_row3(const uint8_t *c) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t x;
+    memcpy(&x, c - 2, sizeof x);
+    return x >> 8;
+#else
+    return (uint32_t)c[-1] | (uint32_t)c[0] << 8 | (uint32_t)c[1] << 16;
+#endif
+}
+
+/* go_pattern_code of p on colours c with row stride W (inlined into the policy): each
+ * row's bytes packed to two bits a cell, the centre left out. */
 static inline uint32_t go_code3(const uint8_t *c, uint32_t W, uint32_t p) {
+    const uint32_t a = go_row3(c + p - W), m = go_row3(c + p), b = go_row3(c + p + W);
     /* go_ring order: the row above, left and right, the row below. */
-    return (uint32_t)c[p - W - 1] | (uint32_t)c[p - W] << 2 | (uint32_t)c[p - W + 1] << 4 |
-           (uint32_t)c[p - 1] << 6 | (uint32_t)c[p + 1] << 8 | (uint32_t)c[p + W - 1] << 10 |
-           (uint32_t)c[p + W] << 12 | (uint32_t)c[p + W + 1] << 14;
+    return ((a | a >> 6 | a >> 12) & 0x3F) | ((m | m >> 14) & 0xF) << 6 |
+           ((b | b >> 6 | b >> 12) & 0x3F) << 10;
 }
 
 static inline bool go_pattern_bit(const uint8_t *table, uint32_t code) {
