@@ -332,15 +332,26 @@ static void go_atari_group(const go_view *v, uint32_t g, uint32_t gc, uint32_t l
     } while (st != g);
 }
 
+/* Is any group the last move touched in atari?  (Its own group, every neighbour of its
+ * colour being in it, and the other colour's groups next to it.) */
+static inline bool go_touched_atari(const go_view *v, uint32_t last, uint32_t cl) {
+    const uint8_t *col = v->color;
+    const uint16_t *gid = v->gid;
+    const uint32_t W = v->W, other = 3 - cl;
+    return go_lib1(v, gid[last]) ||
+           (col[last - W] == other && go_lib1(v, gid[last - W])) ||
+           (col[last - 1] == other && go_lib1(v, gid[last - 1])) ||
+           (col[last + 1] == other && go_lib1(v, gid[last + 1])) ||
+           (col[last + W] == other && go_lib1(v, gid[last + W]));
+}
+
 uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
                           uint16_t *out, uint32_t cap) {
     if (!last) return 0;
     const uint32_t cl = v->color[last];
-    if (!go_is_stone(cl)) return 0;
+    if (!go_is_stone(cl) || !go_touched_atari(v, last, cl)) return 0;
     go_cands cs = {.out = out, .n = 0, .cap = cap};
-    /* The groups the last move touched, in the order last, N, W, E, S: its own group
-     * (every neighbour of its colour is in it), then the distinct groups of the other
-     * colour next to it. */
+    /* Those groups in the order last, N, W, E, S, each once. */
     const uint32_t W = v->W, other = 3 - cl, g0 = v->gid[last];
     uint32_t lib = go_lib1(v, g0);
     if (lib) go_atari_group(v, g0, cl, lib, c, mask, &cs);
@@ -402,7 +413,8 @@ uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *
     uint16_t cand[64];
     while (f->head.to_move != MIAI_NOBODY) {
         uint32_t c = (uint32_t)f->head.to_move + 1, p = 0, n = 0;
-        if (last && (mask & GO_POLICY_ATARI))
+        if (last && (mask & GO_POLICY_ATARI) && go_is_stone(v->color[last]) &&
+            go_touched_atari(v, last, v->color[last]))
             n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
         if (!n && last && (mask & GO_POLICY_PATTERN)) n = go_pattern_replies(v, last, c, mask, cand);
         if (n) p = cand[miai_rng_below(rng, n)];
