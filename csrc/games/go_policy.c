@@ -249,16 +249,28 @@ static bool go_self_atari_slow(const go_view *v, uint32_t p, uint32_t c) {
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
     /* Bad iff the group has GO_SELF_ATARI_MIN+ stones, nothing is captured and it has
      * fewer than two liberties (go_libs_after; with no capture they are p's empty
-     * neighbour and the own groups' other liberties). */
-    uint32_t g[4], m[4], ng = go_own_groups(v, nbs, c, g, m), size = 1;
-    for (uint32_t i = 0; i < ng; i++) size += v->gsize[g[i]];
-    if (size < GO_SELF_ATARI_MIN) return false;
-    uint32_t one = 0;
+     * neighbour and the own groups' other liberties).  One pass over p's sides: the
+     * empty one, captures, the distinct own groups with their sizes and how many of
+     * p's sides each touches. */
+    uint32_t g[4], m[4], ng = 0, size = 1, one = 0;
     for (int k = 0; k < 4; k++) {
         uint32_t n = nbs[k], cn = col[n];
-        if (cn == o && go_only_lib_is(v, v->gid[n], p)) return false; /* a capture */
-        if (cn == GO_EMPTY) one = n;
+        if (cn == GO_EMPTY) {
+            one = n;
+        } else if (cn == o) {
+            if (go_only_lib_is(v, v->gid[n], p)) return false; /* a capture */
+        } else if (cn == c) {
+            uint32_t h = v->gid[n], i = 0;
+            while (i < ng && g[i] != h) i++;
+            if (i == ng) {
+                g[ng] = h;
+                m[ng++] = 0;
+                size += v->gsize[h];
+            }
+            m[i]++;
+        }
     }
+    if (size < GO_SELF_ATARI_MIN) return false;
     for (uint32_t i = 0; i < ng; i++) {
         uint32_t q = go_other_lib(v, g[i], p, m[i]);
         if (q && go_tally(&one, q)) return false;
