@@ -224,7 +224,7 @@ static inline uint32_t go_own_groups(const go_view *v, const uint32_t nbs[4], ui
 /* go_libs_after(v, p, c, 2) >= 2 without walking any group: the same set of points
  * (p's empty neighbours, the neighbouring enemy stones it would capture, the other
  * liberties of the own groups it joins), from the pseudo-liberty sums. */
-static bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c) {
+static inline bool go_two_libs(const go_view *v, uint32_t p, uint32_t c) {
     const uint32_t W = v->W, o = 3 - c;
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
     uint32_t one = 0;
@@ -241,6 +241,8 @@ static bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c) {
     }
     return false;
 }
+
+bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c) { return go_two_libs(v, p, c); }
 
 /* go_is_bad_self_atari past its fast path (p has at most one empty neighbour). */
 static bool go_self_atari_slow(const go_view *v, uint32_t p, uint32_t c) {
@@ -330,7 +332,7 @@ static void go_atari_group(const go_view *v, uint32_t g, uint32_t gc, uint32_t l
         return;
     }
     /* Save an own group: extend if that gives two liberties ... */
-    if (go_policy_ok(v, lib, c, mask) && go_two_libs_after(v, lib, c)) go_cand_add(cs, lib);
+    if (go_policy_ok(v, lib, c, mask) && go_two_libs(v, lib, c)) go_cand_add(cs, lib);
     /* ... or capture an enemy group next to it that is in atari. */
     uint32_t st = g;
     do {
