@@ -82,29 +82,50 @@ void go_policy_build_patterns(go_data *d) {
             }
 }
 
-uint32_t go_pattern_code(const go_view *v, uint32_t p) {
-    const uint8_t *c = v->color;
-    const uint32_t W = v->W;
-    /* go_ring order: the row above, left and right, the row below. */
-    return (uint32_t)c[p - W - 1] | (uint32_t)c[p - W] << 2 | (uint32_t)c[p - W + 1] << 4 |
-           (uint32_t)c[p - 1] << 6 | (uint32_t)c[p + 1] << 8 | (uint32_t)c[p + W - 1] << 10 |
-           (uint32_t)c[p + W] << 12 | (uint32_t)c[p + W + 1] << 14;
+/* The colours c[-1], c[0], c[1] as bytes 0..2 of the result.  One 4-byte load from
+ * c - 2 on a little-endian target (c[-2] is dropped; for the top-left point that is
+ * the byte before the colour array, still inside the state). */
+static inline uint32_t go_row3(const uint8_t *c) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t x;
+    memcpy(&x, c - 2, sizeof x);
+    return x >> 8;
+#else
+    return (uint32_t)c[-1] | (uint32_t)c[0] << 8 | (uint32_t)c[1] << 16;
+#endif
 }
 
+/* go_pattern_code of p on colours c with row stride W (inlined into the policy): each
+ * row's bytes packed to two bits a cell, the centre left out. */
+static inline uint32_t go_code3(const uint8_t *c, uint32_t W, uint32_t p) {
+    const uint32_t a = go_row3(c + p - W), m = go_row3(c + p), b = go_row3(c + p + W);
+    /* go_ring order: the row above, left and right, the row below. */
+    return ((a | a >> 6 | a >> 12) & 0x3F) | ((m | m >> 14) & 0xF) << 6 |
+           ((b | b >> 6 | b >> 12) & 0x3F) << 10;
+}
+
+static inline bool go_pattern_bit(const uint8_t *table, uint32_t code) {
+    return table[code >> 3] >> (code & 7) & 1;
+}
+
+uint32_t go_pattern_code(const go_view *v, uint32_t p) { return go_code3(v->color, v->W, p); }
+
 bool go_pattern_match(const go_view *v, uint32_t p) {
-    uint32_t code = go_pattern_code(v, p);
-    return v->d->pattern3[code >> 3] >> (code & 7) & 1;
+    return go_pattern_bit(v->d->pattern3, go_code3(v->color, v->W, p));
 }
 
 /* ---- liberties ---- */
 
-uint32_t go_atari_lib(const go_view *v, uint32_t g) {
+/* go_atari_lib, inlined into the policy. */
+static inline uint32_t go_lib1(const go_view *v, uint32_t g) {
     uint64_t n = v->glibs[g], sum = v->gsum[g];
     /* All n pseudo-liberties are one point iff (sum p)^2 == n sum p^2 (Cauchy-Schwarz
      * equality): no division unless the group is in atari. */
     if (n == 0 || sum * sum != n * v->gsum2[g]) return 0;
     return (uint32_t)(sum / n);
 }
+
+uint32_t go_atari_lib(const go_view *v, uint32_t g) { return go_lib1(v, g); }
 
 typedef struct {
     uint32_t pts[8];
@@ -151,23 +172,6 @@ uint32_t go_libs_after(const go_view *v, uint32_t p, uint32_t c, uint32_t cap) {
     return s.n;
 }
 
-/* Stones of the group c would form at p. */
-static uint32_t go_size_after(const go_view *v, uint32_t p, uint32_t c) {
-    const uint32_t W = v->W;
-    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
-    uint32_t size = 1, seen[4], n_seen = 0;
-    for (int k = 0; k < 4; k++) {
-        if (v->color[nbs[k]] != c) continue;
-        uint32_t g = v->gid[nbs[k]];
-        bool dup = false;
-        for (uint32_t i = 0; i < n_seen; i++) dup |= seen[i] == g;
-        if (dup) continue;
-        seen[n_seen++] = g;
-        size += v->gsize[g];
-    }
-    return size;
-}
-
 bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
     const uint32_t W = v->W, o = 3 - c;
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
@@ -176,15 +180,115 @@ bool go_captures_at(const go_view *v, uint32_t p, uint32_t c) {
     return false;
 }
 
-bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
+/* ---- liberties after a move, from pseudo-liberties ---- */
+
+#define GO_MANY UINT32_MAX
+
+/* The liberties of group g other than p, where g has m pseudo-liberties at p (m of p's
+ * sides are stones of g): 0 if none, the point if exactly one, GO_MANY if more.  Drop
+ * the m copies of p from the pseudo-liberty multiset; the rest are all one point iff
+ * (sum)^2 == n sum of squares (Cauchy-Schwarz equality).  O(1), no walk of the group. */
+static inline uint32_t go_other_lib(const go_view *v, uint32_t g, uint32_t p, uint32_t m) {
+    uint64_t n = v->glibs[g] - m, s = v->gsum[g] - m * p, s2 = v->gsum2[g] - m * p * p;
+    if (n == 0) return 0;
+    if (s * s != n * s2) return GO_MANY;
+    return (uint32_t)(s / n);
+}
+
+/* Add liberty point q to the tally `one` (0 = none yet); true once there are two. */
+static inline bool go_tally(uint32_t *one, uint32_t q) {
+    if (q == GO_MANY) return true;
+    if (!*one) *one = q;
+    else if (q != *one) return true;
+    return false;
+}
+
+/* The own groups next to p (distinct roots into g[], how many of p's sides each
+ * touches into m[]); returns how many. */
+static inline uint32_t go_own_groups(const go_view *v, const uint32_t nbs[4], uint32_t c,
+                                     uint32_t g[4], uint32_t m[4]) {
+    uint32_t n = 0;
+    for (int k = 0; k < 4; k++) {
+        if (v->color[nbs[k]] != c) continue;
+        uint32_t h = v->gid[nbs[k]], i = 0;
+        while (i < n && g[i] != h) i++;
+        if (i == n) {
+            g[n] = h;
+            m[n++] = 0;
+        }
+        m[i]++;
+    }
+    return n;
+}
+
+/* go_libs_after(v, p, c, 2) >= 2 without walking any group: the same set of points
+ * (p's empty neighbours, the neighbouring enemy stones it would capture, the other
+ * liberties of the own groups it joins), from the pseudo-liberty sums. */
+static inline bool go_two_libs(const go_view *v, uint32_t p, uint32_t c) {
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    uint32_t one = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = nbs[k], cn = v->color[n];
+        if ((cn == GO_EMPTY || (cn == o && go_only_lib_is(v, v->gid[n], p))) &&
+            go_tally(&one, n))
+            return true;
+    }
+    uint32_t g[4], m[4], ng = go_own_groups(v, nbs, c, g, m);
+    for (uint32_t i = 0; i < ng; i++) {
+        uint32_t q = go_other_lib(v, g[i], p, m[i]);
+        if (q && go_tally(&one, q)) return true;
+    }
+    return false;
+}
+
+bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c) { return go_two_libs(v, p, c); }
+
+/* go_is_bad_self_atari past its fast path (p has at most one empty neighbour). */
+static bool go_self_atari_slow(const go_view *v, uint32_t p, uint32_t c) {
     const uint8_t *col = v->color;
-    const uint32_t W = v->W;
+    const uint32_t W = v->W, o = 3 - c;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    /* Bad iff the group has GO_SELF_ATARI_MIN+ stones, nothing is captured and it has
+     * fewer than two liberties (go_libs_after; with no capture they are p's empty
+     * neighbour and the own groups' other liberties).  One pass over p's sides: the
+     * empty one, captures, the distinct own groups with their sizes and how many of
+     * p's sides each touches. */
+    uint32_t g[4], m[4], ng = 0, size = 1, one = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t n = nbs[k], cn = col[n];
+        if (cn == GO_EMPTY) {
+            one = n;
+        } else if (cn == o) {
+            if (go_only_lib_is(v, v->gid[n], p)) return false; /* a capture */
+        } else if (cn == c) {
+            uint32_t h = v->gid[n], i = 0;
+            while (i < ng && g[i] != h) i++;
+            if (i == ng) {
+                g[ng] = h;
+                m[ng++] = 0;
+                size += v->gsize[h];
+            }
+            m[i]++;
+        }
+    }
+    if (size < GO_SELF_ATARI_MIN) return false;
+    for (uint32_t i = 0; i < ng; i++) {
+        uint32_t q = go_other_lib(v, g[i], p, m[i]);
+        if (q && go_tally(&one, q)) return false;
+    }
+    return true;
+}
+
+/* Empty neighbours of p. */
+static inline uint32_t go_empty_nbs(const uint8_t *col, uint32_t W, uint32_t p) {
+    return (uint32_t)(col[p - W] == GO_EMPTY) + (col[p - 1] == GO_EMPTY) +
+           (col[p + 1] == GO_EMPTY) + (col[p + W] == GO_EMPTY);
+}
+
+bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
     /* Fast path: two empty neighbours are two liberties. */
-    if ((col[p - W] == GO_EMPTY) + (col[p - 1] == GO_EMPTY) + (col[p + 1] == GO_EMPTY) +
-            (col[p + W] == GO_EMPTY) >= 2)
-        return false;
-    if (go_size_after(v, p, c) < GO_SELF_ATARI_MIN || go_captures_at(v, p, c)) return false;
-    return go_libs_after(v, p, c, 2) < 2;
+    return go_empty_nbs(v->color, v->W, p) < 2 && go_self_atari_slow(v, p, c);
 }
 
 /* ---- the policy's rules ---- */
@@ -193,6 +297,19 @@ bool go_is_bad_self_atari(const go_view *v, uint32_t p, uint32_t c) {
 static inline bool go_policy_ok(const go_view *v, uint32_t p, uint32_t c, uint32_t mask) {
     if (!(mask & GO_POLICY_FILL_EYES)) return go_playout_ok(v, p, c);
     return p != v->f->ko && !go_is_suicide(v, p, c);
+}
+
+/* A point the policy may play for c: go_policy_ok, and not a bad self-atari when the
+ * mask has GO_POLICY_SELF_ATARI; both tests' fast paths share one look at p's sides. */
+static inline bool go_pick_ok(const go_view *v, uint32_t p, uint32_t c, uint32_t mask) {
+    if (p == v->f->ko) return false;
+    uint32_t e = go_empty_nbs(v->color, v->W, p);
+    if (e >= 2) return true; /* neither an eye nor suicide nor a self-atari */
+    /* An empty neighbour rules out an eye and suicide (go_playout_ok's fast path). */
+    if (!e && ((!(mask & GO_POLICY_FILL_EYES) && go_is_own_eye(v, p, c)) ||
+               go_is_suicide(v, p, c)))
+        return false;
+    return !(mask & GO_POLICY_SELF_ATARI) || !go_self_atari_slow(v, p, c);
 }
 
 typedef struct {
@@ -206,41 +323,62 @@ static void go_cand_add(go_cands *cs, uint32_t q) {
     if (cs->n < cs->cap) cs->out[cs->n++] = (uint16_t)q;
 }
 
+/* The ATARI rule's answers for group g (colour gc), in atari at lib. */
+static void go_atari_group(const go_view *v, uint32_t g, uint32_t gc, uint32_t lib, uint32_t c,
+                           uint32_t mask, go_cands *cs) {
+    const uint32_t W = v->W, o = 3 - c;
+    if (gc == o) { /* capture the group in atari */
+        if (go_policy_ok(v, lib, c, mask)) go_cand_add(cs, lib);
+        return;
+    }
+    /* Save an own group: extend if that gives two liberties ... */
+    if (go_policy_ok(v, lib, c, mask) && go_two_libs(v, lib, c)) go_cand_add(cs, lib);
+    /* ... or capture an enemy group next to it that is in atari. */
+    uint32_t st = g;
+    do {
+        const uint32_t nb[4] = {st - W, st - 1, st + 1, st + W};
+        for (int j = 0; j < 4; j++) {
+            if (v->color[nb[j]] != o) continue;
+            uint32_t l2 = go_lib1(v, v->gid[nb[j]]);
+            if (l2 && go_policy_ok(v, l2, c, mask)) go_cand_add(cs, l2);
+        }
+        st = v->next[st];
+    } while (st != g);
+}
+
+/* Is any group the last move touched in atari?  (Its own group, every neighbour of its
+ * colour being in it, and the other colour's groups next to it.) */
+static inline bool go_touched_atari(const go_view *v, uint32_t last, uint32_t cl) {
+    const uint8_t *col = v->color;
+    const uint16_t *gid = v->gid;
+    const uint32_t W = v->W, other = 3 - cl;
+    return go_lib1(v, gid[last]) ||
+           (col[last - W] == other && go_lib1(v, gid[last - W])) ||
+           (col[last - 1] == other && go_lib1(v, gid[last - 1])) ||
+           (col[last + 1] == other && go_lib1(v, gid[last + 1])) ||
+           (col[last + W] == other && go_lib1(v, gid[last + W]));
+}
+
 uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
                           uint16_t *out, uint32_t cap) {
+    if (!last) return 0;
+    const uint32_t cl = v->color[last];
+    if (!go_is_stone(cl) || !go_touched_atari(v, last, cl)) return 0;
     go_cands cs = {.out = out, .n = 0, .cap = cap};
-    if (!last || !go_is_stone(v->color[last])) return 0;
-    const uint32_t W = v->W, o = 3 - c;
-    const uint32_t around[5] = {last, last - W, last - 1, last + 1, last + W};
-    uint32_t groups[5], n_groups = 0;
-    for (int k = 0; k < 5; k++) {
-        uint32_t q = around[k];
-        if (!go_is_stone(v->color[q])) continue;
-        uint32_t g = v->gid[q];
-        bool dup = false;
-        for (uint32_t i = 0; i < n_groups; i++) dup |= groups[i] == g;
-        if (dup) continue;
-        groups[n_groups++] = g;
-        uint32_t lib = go_atari_lib(v, g);
-        if (!lib) continue;
-        if (v->color[q] == o) { /* capture the group in atari */
-            if (go_policy_ok(v, lib, c, mask)) go_cand_add(&cs, lib);
-            continue;
-        }
-        /* Save an own group: extend if that gives two liberties ... */
-        if (go_policy_ok(v, lib, c, mask) && go_libs_after(v, lib, c, 2) >= 2)
-            go_cand_add(&cs, lib);
-        /* ... or capture an enemy group next to it that is in atari. */
-        uint32_t st = g;
-        do {
-            const uint32_t nb[4] = {st - W, st - 1, st + 1, st + W};
-            for (int j = 0; j < 4; j++) {
-                if (v->color[nb[j]] != o) continue;
-                uint32_t l2 = go_atari_lib(v, v->gid[nb[j]]);
-                if (l2 && go_policy_ok(v, l2, c, mask)) go_cand_add(&cs, l2);
-            }
-            st = v->next[st];
-        } while (st != g);
+    /* Those groups in the order last, N, W, E, S, each once. */
+    const uint32_t W = v->W, other = 3 - cl, g0 = v->gid[last];
+    uint32_t lib = go_lib1(v, g0);
+    if (lib) go_atari_group(v, g0, cl, lib, c, mask, &cs);
+    const uint32_t nbs[4] = {last - W, last - 1, last + 1, last + W};
+    uint32_t seen[4], n_seen = 0;
+    for (int k = 0; k < 4; k++) {
+        if (v->color[nbs[k]] != other) continue;
+        uint32_t g = v->gid[nbs[k]], i = 0;
+        while (i < n_seen && seen[i] != g) i++;
+        if (i < n_seen) continue;
+        seen[n_seen++] = g;
+        lib = go_lib1(v, g);
+        if (lib) go_atari_group(v, g, other, lib, c, mask, &cs);
     }
     return cs.n;
 }
@@ -248,14 +386,17 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
 /* Empty neighbours (8) of `last` that match a pattern and pass the rules. */
 static uint32_t go_pattern_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t mask,
                                    uint16_t *out) {
-    const int32_t W = (int32_t)v->W;
+    const uint8_t *col = v->color, *table = v->d->pattern3;
+    const uint32_t W = v->W;
+    /* go_ring order */
+    const uint32_t ring[8] = {last - W - 1, last - W, last - W + 1, last - 1,
+                              last + 1,     last + W - 1, last + W, last + W + 1};
     uint32_t n = 0;
     for (int k = 0; k < 8; k++) {
-        uint32_t q = (uint32_t)((int32_t)last + go_ring[k][0] * W + go_ring[k][1]);
-        if (v->color[q] != GO_EMPTY || !go_pattern_match(v, q)) continue;
-        if (!go_policy_ok(v, q, c, mask)) continue;
-        if ((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)) continue;
-        out[n++] = (uint16_t)q;
+        uint32_t q = ring[k];
+        if (col[q] == GO_EMPTY && go_pattern_bit(table, go_code3(col, W, q)) &&
+            go_pick_ok(v, q, c, mask))
+            out[n++] = (uint16_t)q;
     }
     return n;
 }
@@ -267,9 +408,7 @@ static uint32_t go_random_point(go_view *v, uint32_t c, uint32_t mask, miai_rng 
     while (k) {
         uint32_t i = miai_rng_below(rng, k);
         uint32_t q = empty[i];
-        if (go_policy_ok(v, q, c, mask) &&
-            !((mask & GO_POLICY_SELF_ATARI) && go_is_bad_self_atari(v, q, c)))
-            return q;
+        if (go_pick_ok(v, q, c, mask)) return q;
         /* Move the refused point past the window so it is not drawn again. */
         k--;
         uint16_t r = empty[k];
@@ -288,7 +427,8 @@ uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *
     uint16_t cand[64];
     while (f->head.to_move != MIAI_NOBODY) {
         uint32_t c = (uint32_t)f->head.to_move + 1, p = 0, n = 0;
-        if (last && (mask & GO_POLICY_ATARI))
+        if (last && (mask & GO_POLICY_ATARI) && go_is_stone(v->color[last]) &&
+            go_touched_atari(v, last, v->color[last]))
             n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
         if (!n && last && (mask & GO_POLICY_PATTERN)) n = go_pattern_replies(v, last, c, mask, cand);
         if (n) p = cand[miai_rng_below(rng, n)];

@@ -45,8 +45,16 @@ bool go_pattern_match(const go_view *v, uint32_t p);
 /* The only liberty of group g, or 0 if it has two or more (O(1), pseudo-liberties). */
 uint32_t go_atari_lib(const go_view *v, uint32_t g);
 
-/* Liberties (counted up to `cap`) of the group colour c would form at empty p. */
+/* Liberties (counted up to `cap`) of the group colour c would form at empty p: p's
+ * empty neighbours, the neighbouring enemy stones it would capture and the other
+ * liberties of the own groups it joins.  Walks those groups (the plain reference). */
 uint32_t go_libs_after(const go_view *v, uint32_t p, uint32_t c, uint32_t cap);
+
+/* go_libs_after(v, p, c, 2) >= 2 in O(1): no group is walked, the own groups' other
+ * liberties are read from their pseudo-liberty sums.  The policy uses this one (and
+ * the same reading inside go_is_bad_self_atari); csrc/tests/test_go_liberties.c checks
+ * both against flood fills. */
+bool go_two_libs_after(const go_view *v, uint32_t p, uint32_t c);
 
 /* Would c at p capture nothing and leave its group of GO_SELF_ATARI_MIN or more
  * stones with one liberty (a bad self-atari)? */
