@@ -3,6 +3,13 @@
  * Parameters: cfg.c (exploration constant), cfg.final_choice.  No params[] used.
  * Unvisited edges have an infinite value; ties are broken uniformly at random with
  * the search's rng (reservoir sampling over equal values).
+ *
+ * Node cache: at an alternating node, node->mark holds N = the sum of n over the
+ * node's edges (policy.h lets a policy use mark between reroots), kept by uct_backup
+ * and recomputed by uct_on_reroot; UCT_N_UNKNOWN (saturated) means "sum the edges".
+ * With it, the usual selection (every edge visited, none pruned) reads the edges
+ * once; anything else restores the rng and takes the full two-pass selection, so the
+ * choice and the rng draws are the same either way.
  */
 #include <math.h>
 
@@ -13,12 +20,17 @@
  * w_i*(1/n_i) + (c*sqrt(ln N))*sqrt(1/n_i): c*sqrt(ln N) computed once per node, 1/n_i
  * and sqrt(1/n_i) looked up for small n_i (ucb_table.h: the same bits as computing
  * them), else one division and one square root per edge. */
+static inline double uct_value_of(double sum, miai_ucb_count q, double c_sqrt_log_parent) {
+    return sum * q.inv + c_sqrt_log_parent * q.sqrt_inv;
+}
+
 static inline double uct_value(const miai_ucb_table *t, double sum, uint32_t n,
                                double c_sqrt_log_parent) {
     if (n == 0) return INFINITY;
-    miai_ucb_count q = miai_ucb_count_of(t, n);
-    return sum * q.inv + c_sqrt_log_parent * q.sqrt_inv;
+    return uct_value_of(sum, miai_ucb_count_of(t, n), c_sqrt_log_parent);
 }
+
+#define UCT_N_UNKNOWN UINT32_MAX
 
 static inline bool eligible(const miai_edge *e, bool skip_pruned) {
     return !(skip_pruned && (e->flags & MIAI_EDGE_PRUNED));
@@ -73,10 +85,42 @@ static uint32_t uct_select_pruned(miai_policy *p, miai_search *s, uint32_t first
     return uct_argmax(s, first, count, skip_pruned, uct_factor(s, p->cfg.c, parent));
 }
 
+/* One pass over a node whose N is known: the arg-max of uct_value with uct_argmax's
+ * tie draws, or MIAI_NIL (the rng as it was) when an edge is unvisited or pruned and
+ * the full selection must decide. */
+static uint32_t uct_argmax_once(miai_search *s, uint32_t first, uint32_t count, double k) {
+    const miai_edge *e = s->dag.edges + first;
+    const miai_ucb_table *t = &s->ucb;
+    miai_rng saved = s->rng;
+    double best = -INFINITY;
+    uint32_t chosen = 0, ties = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t n = e[i].n;
+        if (n == 0 || (e[i].flags & MIAI_EDGE_PRUNED)) {
+            s->rng = saved;
+            return MIAI_NIL;
+        }
+        double v = uct_value_of(e[i].sum, miai_ucb_count_of(t, n), k);
+        if (v > best) {
+            best = v;
+            chosen = i;
+            ties = 1;
+        } else if (v == best && miai_rng_below(&s->rng, ++ties) == 0) {
+            chosen = i;
+        }
+    }
+    return first + chosen;
+}
+
 static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                            uint32_t count, uint32_t role) {
-    (void)node;
     (void)role;
+    const miai_node *x = &s->dag.nodes[node];
+    /* Every edge visited needs N >= count (the pass checks the rest). */
+    if (x->to_move != MIAI_SIMULTANEOUS && x->mark != UCT_N_UNKNOWN && x->mark >= count) {
+        uint32_t chosen = uct_argmax_once(s, first, count, uct_factor(s, p->cfg.c, x->mark));
+        if (chosen != MIAI_NIL) return chosen;
+    }
     const miai_edge *edges = s->dag.edges;
     uint64_t parent = 0;
     uint32_t unvisited = 0, flags = 0;
@@ -99,10 +143,28 @@ static void uct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                        const double *rewards) {
     (void)p;
     miai_backup_descent(s, path, rewards);
+    miai_node *nodes = s->dag.nodes;
+    for (uint32_t i = 0; i < path->len; i++) { /* each step added 1 to its node's N */
+        miai_node *x = &nodes[path->steps[i].node];
+        if (x->to_move != MIAI_SIMULTANEOUS && x->mark != UCT_N_UNKNOWN) x->mark++;
+    }
+}
+
+/* After a reroot (mark = old first edge, policy.h): every node's N from its edges. */
+static void uct_on_reroot(miai_policy *p, miai_search *s) {
+    (void)p;
+    miai_dag *d = &s->dag;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        miai_node *x = &d->nodes[i];
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < x->n_edges; k++) sum += d->edges[x->first_edge + k].n;
+        x->mark = sum < UCT_N_UNKNOWN ? (uint32_t)sum : UCT_N_UNKNOWN;
+    }
 }
 
 const miai_policy_ops miai_uct_policy = {
     .name = "uct",
     .select = uct_select,
+    .on_reroot = uct_on_reroot,
     .backup = uct_backup,
 };
