@@ -200,16 +200,9 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
 
 void miai_backup_descent(miai_search *s, const miai_path *path, const double *rewards) {
     miai_dag *d = &s->dag;
-    for (uint32_t i = 0; i < path->len; i++) {
-        miai_edge *e = &d->edges[path->steps[i].edge];
-        double r = rewards[path->steps[i].role];
-        e->sum += r;
-        if (i >= path->last_level) {
-            e->sum_prime += r;
-            e->n_prime++;
-        }
-        e->n++;
-    }
+    for (uint32_t i = 0; i < path->len; i++)
+        miai_backup_step(&d->edges[path->steps[i].edge], rewards[path->steps[i].role],
+                         i >= path->last_level);
 }
 
 uint32_t miai_final_among(const miai_edge *edges, uint32_t first, uint32_t count,

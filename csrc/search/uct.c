@@ -4,12 +4,18 @@
  * Unvisited edges have an infinite value; ties are broken uniformly at random with
  * the search's rng (reservoir sampling over equal values).
  *
- * Node cache: at an alternating node, node->mark holds N = the sum of n over the
- * node's edges (policy.h lets a policy use mark between reroots), kept by uct_backup
- * and recomputed by uct_on_reroot; UCT_N_UNKNOWN (saturated) means "sum the edges".
- * With it, the usual selection (every edge visited, none pruned) reads the edges
- * once; anything else restores the rng and takes the full two-pass selection, so the
- * choice and the rng draws are the same either way.
+ * Node cache: at an alternating node, node->mark (policy.h lets a policy use it between
+ * reroots) holds N = the sum of n over the node's edges in its low 31 bits, and
+ * UCT_UNEVEN when some edge has n >= 2 or is pruned; uct_backup keeps it and
+ * uct_on_reroot recomputes it from the edges.  N = UCT_N_UNKNOWN (saturated) means
+ * "sum the edges".  With it the two usual selections read the edges once:
+ *   - every edge visited, none pruned: one arg-max pass (it checks both itself and
+ *     otherwise restores the rng and falls back);
+ *   - filling (N < count, every n <= 1, none pruned): the N visited edges have n = 1,
+ *     so count - N are unvisited; the draw and the scan for the chosen one need no
+ *     counting pass.  The root (where set_pruned acts between reroots) is left out.
+ * Anything else takes the full two-pass selection, so the choice and the rng draws
+ * are the same either way.
  */
 #include <math.h>
 
@@ -30,7 +36,9 @@ static inline double uct_value(const miai_ucb_table *t, double sum, uint32_t n,
     return uct_value_of(sum, miai_ucb_count_of(t, n), c_sqrt_log_parent);
 }
 
-#define UCT_N_UNKNOWN UINT32_MAX
+#define UCT_UNEVEN 0x80000000u
+#define UCT_N_UNKNOWN 0x7FFFFFFFu
+#define UCT_N(mark) ((mark) & UCT_N_UNKNOWN)
 
 static inline bool eligible(const miai_edge *e, bool skip_pruned) {
     return !(skip_pruned && (e->flags & MIAI_EDGE_PRUNED));
@@ -116,12 +124,19 @@ static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32
                            uint32_t count, uint32_t role) {
     (void)role;
     const miai_node *x = &s->dag.nodes[node];
-    /* Every edge visited needs N >= count (the pass checks the rest). */
-    if (x->to_move != MIAI_SIMULTANEOUS && x->mark != UCT_N_UNKNOWN && x->mark >= count) {
-        uint32_t chosen = uct_argmax_once(s, first, count, uct_factor(s, p->cfg.c, x->mark));
-        if (chosen != MIAI_NIL) return chosen;
-    }
     const miai_edge *edges = s->dag.edges;
+    uint32_t big_n = UCT_N(x->mark);
+    if (x->to_move != MIAI_SIMULTANEOUS && big_n != UCT_N_UNKNOWN) {
+        /* Every edge visited needs N >= count (the pass checks the rest). */
+        if (big_n >= count) {
+            uint32_t chosen = uct_argmax_once(s, first, count, uct_factor(s, p->cfg.c, big_n));
+            if (chosen != MIAI_NIL) return chosen;
+        } else if (!(x->mark & UCT_UNEVEN) && node != s->dag.root) {
+            uint32_t k = miai_rng_below(&s->rng, count - big_n);
+            for (uint32_t i = first; i < first + count; i++)
+                if (edges[i].n == 0 && k-- == 0) return i;
+        }
+    }
     uint64_t parent = 0;
     uint32_t unvisited = 0, flags = 0;
     for (uint32_t i = first; i < first + count; i++) {
@@ -142,11 +157,17 @@ static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32
 static void uct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                        const double *rewards) {
     (void)p;
-    miai_backup_descent(s, path, rewards);
+    /* miai_backup_descent, and each step adds 1 to its node's N. */
     miai_node *nodes = s->dag.nodes;
-    for (uint32_t i = 0; i < path->len; i++) { /* each step added 1 to its node's N */
-        miai_node *x = &nodes[path->steps[i].node];
-        if (x->to_move != MIAI_SIMULTANEOUS && x->mark != UCT_N_UNKNOWN) x->mark++;
+    miai_edge *edges = s->dag.edges;
+    for (uint32_t i = 0; i < path->len; i++) {
+        const miai_step *st = &path->steps[i];
+        miai_edge *e = &edges[st->edge];
+        miai_backup_step(e, rewards[st->role], i >= path->last_level);
+        miai_node *x = &nodes[st->node];
+        if (x->to_move == MIAI_SIMULTANEOUS) continue;
+        if (UCT_N(x->mark) != UCT_N_UNKNOWN) x->mark++;
+        if (e->n >= 2) x->mark |= UCT_UNEVEN;
     }
 }
 
@@ -157,8 +178,13 @@ static void uct_on_reroot(miai_policy *p, miai_search *s) {
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         miai_node *x = &d->nodes[i];
         uint64_t sum = 0;
-        for (uint32_t k = 0; k < x->n_edges; k++) sum += d->edges[x->first_edge + k].n;
-        x->mark = sum < UCT_N_UNKNOWN ? (uint32_t)sum : UCT_N_UNKNOWN;
+        uint32_t uneven = 0;
+        for (uint32_t k = 0; k < x->n_edges; k++) {
+            const miai_edge *e = &d->edges[x->first_edge + k];
+            sum += e->n;
+            if (e->n >= 2 || (e->flags & MIAI_EDGE_PRUNED)) uneven = UCT_UNEVEN;
+        }
+        x->mark = (sum < UCT_N_UNKNOWN ? (uint32_t)sum : UCT_N_UNKNOWN) | uneven;
     }
 }
 
