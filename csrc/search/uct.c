@@ -5,12 +5,14 @@
  * the search's rng (reservoir sampling over equal values).
  *
  * Node cache: at an alternating node, node->mark (policy.h lets a policy use it between
- * reroots) holds N = the sum of n over the node's edges in its low 31 bits, and
- * UCT_UNEVEN when some edge has n >= 2 or is pruned; uct_backup keeps it and
- * uct_on_reroot recomputes it from the edges.  N = UCT_N_UNKNOWN (saturated) means
- * "sum the edges".  With it the two usual selections read the edges once:
- *   - every edge visited, none pruned: one arg-max pass (it checks both itself and
- *     otherwise restores the rng and falls back);
+ * reroots) holds N = the sum of n over the node's edges in its low 30 bits,
+ * UCT_UNEVEN when some edge has n >= 2, and UCT_PRUNED when the last reroot found a
+ * pruned edge (pruning happens only at the root between reroots); uct_backup keeps
+ * it and uct_on_reroot recomputes it from the edges.  N = UCT_N_UNKNOWN (saturated)
+ * means "sum the edges".  With it the two usual selections read the edges once:
+ *   - every edge visited: one arg-max pass (it checks n > 0 itself, and the pruned
+ *     flags at the root or under UCT_PRUNED, and otherwise restores the rng and falls
+ *     back);
  *   - filling (N < count, every n <= 1, none pruned): the N visited edges have n = 1,
  *     so count - N are unvisited; the draw and the scan for the chosen one need no
  *     counting pass.  The root (where set_pruned acts between reroots) is left out.
@@ -36,8 +38,9 @@ static inline double uct_value(const miai_ucb_table *t, double sum, uint32_t n,
     return uct_value_of(sum, miai_ucb_count_of(t, n), c_sqrt_log_parent);
 }
 
-#define UCT_UNEVEN 0x80000000u
-#define UCT_N_UNKNOWN 0x7FFFFFFFu
+#define UCT_PRUNED 0x80000000u
+#define UCT_UNEVEN 0x40000000u
+#define UCT_N_UNKNOWN 0x3FFFFFFFu
 #define UCT_N(mark) ((mark) & UCT_N_UNKNOWN)
 
 static inline bool eligible(const miai_edge *e, bool skip_pruned) {
@@ -94,9 +97,10 @@ static uint32_t uct_select_pruned(miai_policy *p, miai_search *s, uint32_t first
 }
 
 /* One pass over a node whose N is known: the arg-max of uct_value with uct_argmax's
- * tie draws, or MIAI_NIL (the rng as it was) when an edge is unvisited or pruned and
- * the full selection must decide. */
-static uint32_t uct_argmax_once(miai_search *s, uint32_t first, uint32_t count, double k) {
+ * tie draws, or MIAI_NIL (the rng as it was) when an edge is unvisited or (with
+ * check_pruned) pruned and the full selection must decide. */
+static inline uint32_t uct_argmax_once(miai_search *s, uint32_t first, uint32_t count,
+                                       double k, bool check_pruned) {
     const miai_edge *e = s->dag.edges + first;
     const miai_ucb_table *t = &s->ucb;
     miai_rng saved = s->rng;
@@ -104,7 +108,7 @@ static uint32_t uct_argmax_once(miai_search *s, uint32_t first, uint32_t count, 
     uint32_t chosen = 0, ties = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t n = e[i].n;
-        if (n == 0 || (e[i].flags & MIAI_EDGE_PRUNED)) {
+        if (n == 0 || (check_pruned && (e[i].flags & MIAI_EDGE_PRUNED))) {
             s->rng = saved;
             return MIAI_NIL;
         }
@@ -128,10 +132,13 @@ static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     uint32_t big_n = UCT_N(x->mark);
     if (x->to_move != MIAI_SIMULTANEOUS && big_n != UCT_N_UNKNOWN) {
         /* Every edge visited needs N >= count (the pass checks the rest). */
+        bool maybe_pruned = (x->mark & UCT_PRUNED) || node == s->dag.root;
         if (big_n >= count) {
-            uint32_t chosen = uct_argmax_once(s, first, count, uct_factor(s, p->cfg.c, big_n));
+            double k = uct_factor(s, p->cfg.c, big_n);
+            uint32_t chosen = maybe_pruned ? uct_argmax_once(s, first, count, k, true)
+                                           : uct_argmax_once(s, first, count, k, false);
             if (chosen != MIAI_NIL) return chosen;
-        } else if (!(x->mark & UCT_UNEVEN) && node != s->dag.root) {
+        } else if (!(x->mark & UCT_UNEVEN) && !maybe_pruned) {
             uint32_t k = miai_rng_below(&s->rng, count - big_n);
             for (uint32_t i = first; i < first + count; i++)
                 if (edges[i].n == 0 && k-- == 0) return i;
@@ -178,13 +185,14 @@ static void uct_on_reroot(miai_policy *p, miai_search *s) {
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         miai_node *x = &d->nodes[i];
         uint64_t sum = 0;
-        uint32_t uneven = 0;
+        uint32_t bits = 0;
         for (uint32_t k = 0; k < x->n_edges; k++) {
             const miai_edge *e = &d->edges[x->first_edge + k];
             sum += e->n;
-            if (e->n >= 2 || (e->flags & MIAI_EDGE_PRUNED)) uneven = UCT_UNEVEN;
+            if (e->n >= 2) bits |= UCT_UNEVEN;
+            if (e->flags & MIAI_EDGE_PRUNED) bits |= UCT_PRUNED;
         }
-        x->mark = (sum < UCT_N_UNKNOWN ? (uint32_t)sum : UCT_N_UNKNOWN) | uneven;
+        x->mark = (sum < UCT_N_UNKNOWN ? (uint32_t)sum : UCT_N_UNKNOWN) | bits;
     }
 }
 
