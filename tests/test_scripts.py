@@ -88,3 +88,11 @@ def test_match_gnugo_summary_reads_split_logs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     cells = next(r for r in table_rows(done.stdout).values() if r[0] == "go9")
     assert cells[2:4] == ["3", "2"], done.stdout
+
+
+def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
+    run = run_script("callgrind_search.py", "--no-valgrind", "tictactoe:50", "hex:size=5:20")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["tictactoe", "hex:size=5"]
+    assert "iterations=50" in lines[0] and "iterations=20" in lines[1]

@@ -10,7 +10,7 @@ import pytest
 from reference.uct_select import best_indices
 
 from engine import games
-from engine.search import UCT, Search
+from engine.search import DUCT, UCT, Search
 
 FULL = os.environ.get("MIAI_FULL") == "1"
 
@@ -102,6 +102,40 @@ def test_selection_matches_python_reference(mode: str, c: float) -> None:
                 [e.pruned for e in edges], c,
             )
             assert search.select_root() in expected
+
+
+def graph(search: Search) -> list[list[tuple[int, int | None, int, float, bool]]]:
+    """Every node's edges: move, child, visits, payoff sum, pruned."""
+    return [
+        [(e.move, e.child, e.visits, e.sum, e.pruned) for e in search.node_edges(k)]
+        for k in range(search.info()["nodes"])
+    ]
+
+
+@pytest.mark.parametrize("mode", ["dag", "tree"])
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "hex:size=4", "leftright:steps=12"])
+def test_node_cache_selects_as_the_two_pass_selection(spec: str, mode: str) -> None:
+    """uct.c selects from a per-node cache (N and "every n <= 1", node->mark) when it
+    can; DUCT with lambda = 1 computes UCT's values from the edges every time.  The two
+    graphs agree edge for edge under the same seed, through filling phases, pruned
+    root moves and reroots (the cache is rebuilt there)."""
+    state = games.create_from_spec(spec).initial_state()
+    uct = Search(state, UCT(c=0.5), seed=5, mode=mode)
+    ref = Search(state, DUCT(c=0.5, lam=1.0), seed=5, mode=mode)
+    for step in range(4):
+        a, b = uct.run(iterations=300), ref.run(iterations=300)
+        assert graph(uct) == graph(ref)
+        assert a.best_move == b.best_move
+        if uct.state.is_terminal():
+            break
+        if step == 1 and len(uct.root_edges()) > 2:
+            uct.set_pruned(1, True)
+            ref.set_pruned(1, True)
+            continue
+        uct.advance(a.best_move)
+        ref.advance(b.best_move)
+        if uct.state.is_terminal():
+            break
 
 
 def test_pruned_root_moves_are_never_selected_or_chosen() -> None:

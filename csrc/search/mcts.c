@@ -17,6 +17,24 @@ static uint32_t find_or_create(miai_search *s, bool *created) {
     return node;
 }
 
+/* A hint to the cache (GCC/Clang; a no-op elsewhere): no effect on results. */
+#if defined(__GNUC__)
+#define MIAI_PREFETCH(addr) __builtin_prefetch(addr)
+#else
+#define MIAI_PREFETCH(addr) ((void)(addr))
+#endif
+
+/* Start loading the first edges of `node` (if expanded) while the move is played:
+ * the next level's selection reads them all. */
+static void prefetch_edges(const miai_dag *d, uint32_t node) {
+    const miai_node *x = &d->nodes[node];
+    if (x->first_edge == MIAI_NIL) return;
+    const char *at = (const char *)&d->edges[x->first_edge];
+    uint32_t bytes = x->n_edges * (uint32_t)sizeof(miai_edge);
+    if (bytes > 512u) bytes = 512u;
+    for (uint32_t b = 0; b < bytes; b += 64u) MIAI_PREFETCH(at + b);
+}
+
 static void push_step(miai_path *p, uint32_t node, uint32_t edge, uint32_t role) {
     p->steps[p->len++] = (miai_step){.node = node, .edge = edge, .role = role};
 }
@@ -83,8 +101,9 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
     push_step(&s->path, node, chosen, r);
     miai_move joint[MIAI_MAX_ROLES] = {0};
     joint[r] = d->edges[chosen].move;
-    g->ops->play(g, s->work, joint);
     uint32_t child = d->edges[chosen].child;
+    if (child != MIAI_NIL) prefetch_edges(d, child);
+    g->ops->play(g, s->work, joint);
     if (child != MIAI_NIL) return child;
     bool created = false;
     if (miai_dag_reserve_parent(d) == MIAI_OK)
@@ -181,16 +200,9 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
 
 void miai_backup_descent(miai_search *s, const miai_path *path, const double *rewards) {
     miai_dag *d = &s->dag;
-    for (uint32_t i = 0; i < path->len; i++) {
-        miai_edge *e = &d->edges[path->steps[i].edge];
-        double r = rewards[path->steps[i].role];
-        e->sum += r;
-        if (i >= path->last_level) {
-            e->sum_prime += r;
-            e->n_prime++;
-        }
-        e->n++;
-    }
+    for (uint32_t i = 0; i < path->len; i++)
+        miai_backup_step(&d->edges[path->steps[i].edge], rewards[path->steps[i].role],
+                         i >= path->last_level);
 }
 
 uint32_t miai_final_among(const miai_edge *edges, uint32_t first, uint32_t count,

@@ -32,6 +32,7 @@
 #include "../core/rng.h"
 #include "dag.h"
 #include "policy.h"
+#include "ucb_table.h"
 
 struct miai_search {
     const miai_game *game;
@@ -59,6 +60,7 @@ struct miai_search {
     miai_move *trace;
     uint32_t trace_cap, trace_len;
     int32_t trace_role;
+    miai_ucb_table ucb;       /* UCB1 terms of small counts (ucb_table.h) */
 };
 
 /* One iteration; `rewards` gets the playout's reward per role. */

@@ -34,6 +34,7 @@
 #ifndef MIAI_POLICY_H
 #define MIAI_POLICY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "dag.h"
@@ -86,6 +87,15 @@ const miai_policy_ops *miai_policy_for(uint32_t algorithm);
 /* Plain update-descent: every edge of the path gets n += 1, sum += its role's reward;
  * the last level's edges also n' and sum'. */
 void miai_backup_descent(miai_search *s, const miai_path *path, const double *rewards);
+/* One step of it: the edge of path step i got reward r (last: i >= path->last_level). */
+static inline void miai_backup_step(miai_edge *e, double r, bool last) {
+    e->sum += r;
+    if (last) {
+        e->sum_prime += r;
+        e->n_prime++;
+    }
+    e->n++;
+}
 /* The configured final rule over edges[first .. first + count), pruned edges skipped
  * unless all are pruned. */
 /* The final choice among edges[first .. first+count) without `exclude` flags: most

@@ -54,6 +54,7 @@ int miai_search_create(const miai_game *g, const void *state, const miai_search_
     s->policy.cfg = *cfg;
     atomic_init(&s->stop, false);
     miai_rng_seed(&s->rng, cfg->seed);
+    miai_ucb_table_init(&s->ucb);
     uint32_t parents = s->policy.ops->track_parents || (cfg->flags & MIAI_SEARCH_TRACK_PARENTS);
     int rc = miai_dag_init(&s->dag, g->facts.n_roles, cfg->mode == MIAI_MODE_TREE,
                            cfg->max_nodes, cfg->max_bytes, parents);

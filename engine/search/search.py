@@ -401,17 +401,16 @@ class Search:
         return out
 
     def _role_means(
-        self, edges: list[EdgeStats], role: int
+        self, edges: list[EdgeStats], texts: list[str]
     ) -> dict[str, tuple[tuple[float, ...], int]]:
-        """Per root move: every role's mean reward and the iteration count, over the
-        iterations since the root was set."""
+        """Per root move (``texts[k]`` the text of ``edges[k]``): every role's mean
+        reward and the iteration count, over the iterations since the root was set."""
         nr = self._game.n_roles
         out = ffi.new("double[]", nr)
         count = ffi.new("uint64_t *")
         means: dict[str, tuple[tuple[float, ...], int]] = {}
-        for e in edges:
+        for e, text in zip(edges, texts, strict=True):
             check(lib.miai_search_root_role_means(self._ptr, e.index, out, nr, count), "means")
-            text = self._game.move_to_text(e.move, role)
             means[text] = (tuple(float(out[r]) for r in range(nr)), int(count[0]))
         return means
 
@@ -438,17 +437,18 @@ class Search:
         if self._state.is_terminal():
             return SearchResult(-1, "", [], [], info["root_iterations"], info["nodes"],
                                 seconds, root_values[role] if role >= 0 else 0.0, role, extra)
-        edges = [e for e in self.root_edges() if e.role == role]
+        root_edges = self.root_edges()  # read once: nothing runs while the lock is held
+        edges = [e for e in root_edges if e.role == role]
+        texts = [self._game.move_to_text(e.move, role) for e in edges]
         moves = []
-        for e in edges:
+        for e, text in zip(edges, texts, strict=True):
             low, high = confidence_interval(e.mean, e.visits)
-            text = self._game.move_to_text(e.move, role)
             moves.append(MoveStats(e.move, text, e.visits, e.mean, low, high, e.pruned))
         moves.sort(key=lambda m: (-m.visits, -m.mean, m.move))
-        extra["role_means"] = self._role_means(edges, role)
+        extra["role_means"] = self._role_means(edges, texts)
         index = ffi.new("uint32_t *")
         check(lib.miai_search_best(self._ptr, role, index), "best move")
-        best = self.root_edges()[int(index[0])]
+        best = root_edges[int(index[0])]
         visits = sum(e.visits for e in edges)
         value = sum(e.sum for e in edges) / visits if visits else root_values[role]
         return SearchResult(
