@@ -113,7 +113,9 @@ def graph(search: Search) -> list[list[tuple[int, int | None, int, float, bool]]
 
 
 @pytest.mark.parametrize("mode", ["dag", "tree"])
-@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "hex:size=4", "leftright:steps=12"])
+@pytest.mark.parametrize(
+    "spec", ["tictactoe", "connect4", "hex:size=4", "leftright:steps=12", "go:size=5"]
+)
 def test_node_cache_selects_as_the_two_pass_selection(spec: str, mode: str) -> None:
     """uct.c selects from a per-node cache (N and "every n <= 1", node->mark) when it
     can; DUCT with lambda = 1 computes UCT's values from the edges every time.  The two
