@@ -36,10 +36,9 @@
 /* ---- tables, built once per game ----------------------------------------------- */
 
 void pn_diff_free(pn_diff_tables *t) {
-    void *arrays[] = {t->range_id,   t->span,      t->out,        t->watch,
-                      t->base_first, t->base_nodes, t->input_first, t->input_nodes,
-                      t->set_first,  t->set_nodes,  t->base0,      t->v0,
-                      t->cnt0,       t->next0,     t->legal0};
+    void *arrays[] = {t->range_id,    t->span,        t->link,      t->base_first,
+                      t->base_nodes,  t->input_first, t->input_nodes, t->set_first,
+                      t->set_nodes,   t->base0,       t->work0};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
 }
@@ -101,39 +100,49 @@ int pn_diff_build(pn_data *d) {
             val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
                        (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
         }
-    uint32_t *first = NULL, *edge = NULL;
+    uint32_t *first = NULL, *edge = NULL, *wfirst = NULL, *wval = NULL;
     if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) goto done;
+    /* watches: next-state and legal-move bits (bit indices into the work block's
+     * next | legal words) follow their nodes */
+    uint32_t n_links = m, bw = d->base_words ? d->base_words : 1;
+    m = 0;
+    for (uint32_t b = 0; b < d->n_base; b++) {
+        key[m] = d->next_node[b];
+        val[m++] = b;
+    }
+    for (uint32_t g = 0; g < d->total_moves; g++) {
+        key[m] = d->legal_node[g];
+        val[m++] = (d->input_role[g] + 1) << PN_WATCH_ROLE_SHIFT | (bw * 64 + g);
+    }
+    n_links += m;
+    rc = pn_csr(n, m, key, val, &wfirst, &wval);
     t->span = malloc(sizeof *t->span * n);
-    t->out = malloc(sizeof *t->out * (m ? m : 1));
-    if (!t->span || !t->out) {
+    t->link = malloc(sizeof *t->link * (n_links ? n_links : 1));
+    if (rc != MIAI_OK || !t->span || !t->link) {
         free(first);
         free(edge);
+        free(wfirst);
+        free(wval);
         rc = MIAI_ENOMEM;
         goto done;
     }
+    /* per node: counted edges, then range edges, then watches */
+    m = 0;
     for (uint32_t i = 0; i < n; i++) {
-        t->span[i].out = first[i];
-        t->span[i].out_end = first[i + 1];
+        t->span[i].edge = m;
+        for (uint32_t e = first[i]; e < first[i + 1]; e++)
+            if (!(edge[e] & PN_EDGE_RANGE)) t->link[m++] = edge[e];
+        t->span[i].range = m;
+        for (uint32_t e = first[i]; e < first[i + 1]; e++)
+            if (edge[e] & PN_EDGE_RANGE) t->link[m++] = edge[e] & PN_EDGE_NODE;
+        t->span[i].watch = m;
+        for (uint32_t e = wfirst[i]; e < wfirst[i + 1]; e++) t->link[m++] = wval[e];
+        t->span[i].end = m;
     }
-    memcpy(t->out, edge, sizeof *t->out * m);
     free(first);
     free(edge);
-    /* watches: legal-move bits and next-state bits follow their nodes */
-    m = 0;
-    for (uint32_t g = 0; g < d->total_moves; g++) {
-        key[m] = d->legal_node[g];
-        val[m++] = d->input_role[g] << PN_WATCH_ROLE_SHIFT | g;
-    }
-    for (uint32_t b = 0; b < d->n_base; b++) {
-        key[m] = d->next_node[b];
-        val[m++] = PN_WATCH_NEXT | b;
-    }
-    if ((rc = pn_csr(n, m, key, val, &first, &t->watch)) != MIAI_OK) goto done;
-    for (uint32_t i = 0; i < n; i++) {
-        t->span[i].watch = first[i];
-        t->span[i].watch_end = first[i + 1];
-    }
-    free(first);
+    free(wfirst);
+    free(wval);
     /* sources: the BASE nodes of each base, the INPUT nodes of each move */
     m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -201,14 +210,38 @@ done:
 typedef struct {
     const pn_data *d;
     const pn_diff_tables *t;
-    uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
-    int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
     uint64_t *dirty;     /* nodes to settle */
+    uint64_t *bits;      /* next-state bits, then legal-move bits (watch indices) */
+    uint64_t *next;      /* next-state bits (= bits) */
+    uint64_t *legal;     /* legal-move bits */
+    uint32_t *count;     /* [MIAI_MAX_ROLES + 1]: 0 unused, r + 1 legal moves of role r */
+    int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
+    uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
     uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
-    uint64_t *next;      /* next-state bits */
-    uint64_t *legal;     /* legal-move bits (the state's) */
-    uint32_t count[MIAI_MAX_ROLES]; /* legal moves per role */
 } pn_wave;
+
+/* Where each part of the work block lies, in words. */
+static pn_layout pn_wave_layout(const pn_data *d) {
+    pn_layout l;
+    uint32_t n = d->n_nodes, bw = d->base_words ? d->base_words : 1;
+    l.dirty = 0;
+    l.next = l.dirty + (n + 63) / 64;
+    l.legal = l.next + bw;
+    l.count = l.legal + d->legal_words;
+    l.cnt = l.count + (MIAI_MAX_ROLES + 2) / 2;
+    l.v = l.cnt + (n + 1) / 2;
+    l.words = l.v + (n + 7) / 8;
+    return l;
+}
+
+static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
+    const pn_layout *l = &d->diff.lay;
+    return (pn_wave){.d = d, .t = &d->diff, .dirty = work + l->dirty,
+                     .bits = work + l->next, .next = work + l->next,
+                     .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
+                     .cnt = (int32_t *)(work + l->cnt), .v = (uint8_t *)(work + l->v),
+                     .dlo = UINT32_MAX, .dhi = 0};
+}
 
 static inline uint32_t pn_popcount(uint64_t x) {
 #ifdef __POPCNT__
@@ -221,46 +254,42 @@ static inline uint32_t pn_popcount(uint64_t x) {
 #endif
 }
 
+/* Mark a gate of the node being settled: it lies above, so only dhi can move. */
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
-    if (word < w->dlo) w->dlo = word;
-    if (word > w->dhi) w->dhi = word;
+    w->dhi = word > w->dhi ? word : w->dhi;
 }
 
 /* Node i has just changed to x: count it in the gates reading it, mark those whose
- * counter crosses from -1 to 0 or back (or that belong to a range), update the
+ * counter crosses from -1 to 0 or back (and the range gates it feeds), flip the
  * watched bits. */
 static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_t i,
                                                               uint8_t x) {
-    const pn_diff_tables *t = w->t;
+    const uint32_t *link = w->t->link;
     int32_t *cnt = w->cnt;
-    const uint32_t *out = t->out;
-    const pn_span sp = t->span[i];
+    const pn_span sp = w->t->span[i];
     int32_t delta = x ? 1 : -1;
-    for (uint32_t e = sp.out; e < sp.out_end; e++) {
-        uint32_t edge = out[e], o = edge & PN_EDGE_NODE;
-        if (edge & PN_EDGE_RANGE) {
-            pn_mark(w, o);
-            continue;
-        }
-        int32_t old = cnt[o], now = old + ((edge & PN_EDGE_NEGATED) ? -delta : delta);
+    for (uint32_t e = sp.edge; e < sp.range; e++) {
+        uint32_t edge = link[e], o = edge & PN_EDGE_NODE;
+        int32_t neg = -(int32_t)(edge >> 31); /* 0, or -1 for an input of a NOT */
+        int32_t old = cnt[o], now = old + ((delta ^ neg) - neg);
         cnt[o] = now;
         if ((old ^ now) < 0) pn_mark(w, o); /* the sign changed: the gate flips */
     }
-    for (uint32_t e = sp.watch; e < sp.watch_end; e++) {
-        uint32_t a = t->watch[e], k = a & PN_WATCH_INDEX;
-        uint64_t *bits = w->legal, bit = 1ULL << (k & 63);
-        if (a & PN_WATCH_NEXT) bits = w->next;
-        else w->count[a >> PN_WATCH_ROLE_SHIFT] += (uint32_t)delta;
-        if (x) bits[k >> 6] |= bit;
-        else bits[k >> 6] &= ~bit;
+    for (uint32_t e = sp.range; e < sp.watch; e++) pn_mark(w, link[e]);
+    for (uint32_t e = sp.watch; e < sp.end; e++) {
+        uint32_t a = link[e], k = a & PN_WATCH_INDEX;
+        w->bits[k >> 6] ^= 1ULL << (k & 63);
+        w->count[a >> PN_WATCH_ROLE_SHIFT] += (uint32_t)delta;
     }
 }
 
+/* A source node (BASE, INPUT, MOVESET) takes value x, before a wave. */
 static inline void pn_set_source(pn_wave *w, uint32_t node, uint8_t x) {
     if (w->v[node] == x) return;
     w->v[node] = x;
+    if ((node >> 6) < w->dlo) w->dlo = node >> 6; /* its gates lie above */
     pn_changed(w, node, x);
 }
 
@@ -333,10 +362,11 @@ static void pn_wave_run(pn_wave *w) {
 }
 
 /* Every node's value and counter from the base bits, no move played (a plain
- * evaluation of the whole net). */
+ * evaluation of the whole net); clears the dirty bits. */
 static void pn_wave_init(pn_wave *w, const uint64_t *base) {
     const pn_data *d = w->d;
     uint8_t *v = w->v;
+    memset(w->dirty, 0, sizeof(uint64_t) * ((d->n_nodes + 63) / 64));
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         uint32_t rid = w->t->range_id[i];
         if (rid) {
@@ -373,14 +403,13 @@ static void pn_wave_init(pn_wave *w, const uint64_t *base) {
     for (uint32_t b = 0; b < d->n_base; b++)
         if (v[d->next_node[b]] & 1) w->next[b >> 6] |= 1ULL << (b & 63);
     memset(w->legal, 0, sizeof(uint64_t) * d->legal_words);
-    for (uint32_t r = 0; r < d->n_roles; r++) {
-        w->count[r] = 0;
+    memset(w->count, 0, sizeof(uint32_t) * (MIAI_MAX_ROLES + 1));
+    for (uint32_t r = 0; r < d->n_roles; r++)
         for (uint32_t g = d->move_off[r]; g < d->move_off[r + 1]; g++)
             if (v[d->legal_node[g]] & 1) {
                 w->legal[g >> 6] |= 1ULL << (g & 63);
-                w->count[r]++;
+                w->count[r + 1]++;
             }
-    }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
 }
@@ -388,25 +417,22 @@ static void pn_wave_init(pn_wave *w, const uint64_t *base) {
 /* The snapshot of the initial state's evaluation (built once per game). */
 static int pn_snapshot(pn_data *d) {
     pn_diff_tables *t = &d->diff;
-    uint32_t n = d->n_nodes, bw = d->base_words ? d->base_words : 1;
+    uint32_t bw = d->base_words ? d->base_words : 1;
+    t->lay = pn_wave_layout(d);
     t->base0 = calloc(bw, sizeof *t->base0);
-    t->v0 = malloc(n);
-    t->cnt0 = malloc(sizeof *t->cnt0 * n);
-    t->next0 = calloc(bw, sizeof *t->next0);
-    t->legal0 = calloc(d->legal_words ? d->legal_words : 1, sizeof *t->legal0);
-    if (!t->base0 || !t->v0 || !t->cnt0 || !t->next0 || !t->legal0) return MIAI_ENOMEM;
+    t->work0 = calloc(t->lay.words, sizeof *t->work0);
+    if (!t->base0 || !t->work0) return MIAI_ENOMEM;
     for (uint32_t b = 0; b < d->n_base; b++)
         if (d->init[b]) t->base0[b >> 6] |= 1ULL << (b & 63);
-    pn_wave w = {.d = d, .t = t, .v = t->v0, .cnt = t->cnt0, .next = t->next0,
-                 .legal = t->legal0};
+    pn_wave w = pn_wave_on(d, t->work0);
     pn_wave_init(&w, t->base0);
-    memcpy(t->count0, w.count, sizeof t->count0);
     return MIAI_OK;
 }
 
-/* The evaluation of the state's bases, no move played: the snapshot, then a wave for
- * the bases that differ from the initial state (a plain evaluation when most do). */
-static void pn_wave_start(pn_wave *w, const uint64_t *base) {
+/* The evaluation of the state's bases, no move played, in the work block: a copy of
+ * the snapshot, then a wave for the bases that differ from the initial state (a plain
+ * evaluation when many do). */
+static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
     uint32_t flips = 0;
@@ -416,13 +442,7 @@ static void pn_wave_start(pn_wave *w, const uint64_t *base) {
         pn_wave_init(w, base);
         return;
     }
-    memcpy(w->v, t->v0, d->n_nodes);
-    memcpy(w->cnt, t->cnt0, sizeof(int32_t) * d->n_nodes);
-    memcpy(w->next, t->next0, sizeof(uint64_t) * d->base_words);
-    memcpy(w->legal, t->legal0, sizeof(uint64_t) * d->legal_words);
-    memcpy(w->count, t->count0, sizeof w->count);
-    w->dlo = UINT32_MAX;
-    w->dhi = 0;
+    memcpy(work, t->work0, sizeof(uint64_t) * t->lay.words);
     if (!flips) return;
     for (uint32_t word = 0; word < d->base_words; word++)
         for (uint64_t diff = base[word] ^ t->base0[word]; diff; diff &= diff - 1) {
@@ -470,8 +490,8 @@ static int32_t pn_wave_to_move(const pn_wave *w) {
     uint32_t many = 0;
     int stuck = 0;
     for (uint32_t r = 0; r < d->n_roles; r++) {
-        if (w->count[r] == 0) stuck = 1;
-        if (w->count[r] > 1) {
+        if (w->count[r + 1] == 0) stuck = 1;
+        if (w->count[r + 1] > 1) {
             many++;
             tm = (int32_t)r;
         }
@@ -564,7 +584,7 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
             if (pn_bit(w->legal, g) != (v[d->legal_node[g]] & 1)) return 0;
             count += v[d->legal_node[g]] & 1;
         }
-        if (count != w->count[r]) return 0;
+        if (count != w->count[r + 1]) return 0;
     }
     for (uint32_t word = 0; word <= (d->n_nodes - 1) / 64; word++)
         if (w->dirty[word]) return 0;
@@ -587,27 +607,23 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
                             pn_check_ctx *check) {
     const pn_data *d = g->data;
-    uint32_t n = d->n_nodes, nw = (n + 63) / 64, bw = d->base_words ? d->base_words : 1;
-    uint8_t v[n];
-    int32_t cnt[n];
-    uint64_t dirty[nw];
-    uint64_t next[bw], flip[bw];
-    memset(dirty, 0, sizeof dirty);
+    uint32_t bw = d->base_words ? d->base_words : 1;
+    uint64_t work[d->diff.lay.words], flip[bw];
     pn_state *s = state;
-    pn_wave w = {.d = d, .t = &d->diff, .v = v, .cnt = cnt, .dirty = dirty, .next = next,
-                 .legal = pn_legal_words(d, s)};
+    pn_wave w = pn_wave_on(d, work);
     miai_move cur[MIAI_MAX_ROLES], joint[MIAI_MAX_ROLES] = {0};
     for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
-    pn_wave_start(&w, s->bits);
+    pn_wave_start(&w, work, s->bits);
     if (check && !pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
-    const uint64_t *lb = w.legal;
+    const uint64_t *lb = w.legal, *next = w.next;
+    uint64_t *state_legal = pn_legal_words(d, s);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
         int32_t tm = s->head.to_move;
         /* the moves, drawn as miai_generic_playout draws them */
         for (uint32_t r = 0; r < nr; r++) {
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
-                joint[r] = pn_kth_legal(d, lb, r, miai_rng_below(rng, w.count[r]));
+                joint[r] = pn_kth_legal(d, lb, r, miai_rng_below(rng, w.count[r + 1]));
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             } else {
                 joint[r] = pn_first_legal(d, lb, r); /* its only move */
@@ -641,15 +657,17 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
         uint8_t *gb = pn_goal_bytes(d, s);
         if (s->head.to_move == MIAI_NOBODY)
             for (uint32_t i = 0; i < d->n_goals; i++)
-                if ((v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
+                if ((w.v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
                     gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
         plies++;
         if (check) {
+            memcpy(state_legal, lb, sizeof(uint64_t) * d->legal_words);
             pn_play_plain(g, check->shadow, joint);
             if (memcmp(check->shadow, state, g->facts.state_size) != 0) check->bad++;
             if (!pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
         }
     }
+    memcpy(state_legal, lb, sizeof(uint64_t) * d->legal_words);
     if (trace_len) *trace_len = tl;
     return plies;
 }

@@ -40,36 +40,40 @@ enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
  * a range settles, PN_V_RANGE on the nodes of cyclic ranges. */
 #define PN_V_RANGE 0x80u
 
+/* The links of node i in pn_diff_tables.link: [edge, range) the gates that count it
+ * (gate | PN_EDGE_NEGATED), [range, watch) the range gates it feeds, [watch, end) its
+ * watches. */
 typedef struct {
-    uint32_t out, out_end;     /* [out, out_end) in pn_diff_tables.out */
-    uint32_t watch, watch_end; /* [watch, watch_end) in pn_diff_tables.watch */
+    uint32_t edge, range, watch, end;
 } pn_span;
 
-/* A watch: PN_WATCH_NEXT | base, or role << PN_WATCH_ROLE_SHIFT | global move. */
-#define PN_WATCH_NEXT 0x80000000u
+/* A watch: (role + 1) << PN_WATCH_ROLE_SHIFT | bit (a legal-move bit), or a bit alone
+ * (a next-state bit); bits index the work block's next | legal words. */
 #define PN_WATCH_ROLE_SHIFT 28
 #define PN_WATCH_INDEX 0x0fffffffu
+
+/* The work block of a playout, one array of words (pn_diff.c, pn_wave_layout):
+ * dirty bits | next-state bits | legal-move bits | counts | counters | values. */
+typedef struct {
+    uint32_t dirty, next, legal, count, cnt, v, words;
+} pn_layout;
 
 typedef struct {
     uint8_t enabled;         /* 0: playouts fall back to the generic loop */
     uint32_t *range_id;      /* [n] range index + 1, 0 outside every range */
-    pn_span *span;           /* [n] its edges and watches */
-    uint32_t *out;           /* the gates reading each node, gate | PN_EDGE_* */
-    uint32_t *watch;         /* PN_WATCH_NEXT | base, role << 28 | global move */
+    pn_span *span;           /* [n] its links */
+    uint32_t *link;          /* edges, range edges and watches of every node */
     uint32_t *base_first;    /* [n_base + 1] offsets into base_nodes */
     uint32_t *base_nodes;    /* BASE nodes of each base proposition */
     uint32_t *input_first;   /* [total moves + 1] offsets into input_nodes */
     uint32_t *input_nodes;   /* INPUT nodes of each global move */
     uint32_t *set_first;     /* [total moves + 1] offsets into set_nodes */
     uint32_t *set_nodes;     /* MOVESET nodes whose set holds each global move, increasing */
-    /* The snapshot: the whole evaluation of the initial state, no move played.  A
-     * playout starts from it and propagates the bases where its state differs. */
+    /* The snapshot: the work block of the initial state, no move played.  A playout
+     * starts from a copy and propagates the bases where its state differs. */
+    pn_layout lay;
     uint64_t *base0;         /* [base_words] the initial state's base bits */
-    uint8_t *v0;             /* [n] node values (PN_V_RANGE on range nodes) */
-    int32_t *cnt0;           /* [n] gate counters (true inputs minus threshold) */
-    uint64_t *next0;         /* [base_words] next-state bits */
-    uint64_t *legal0;        /* [legal_words] legal-move bits */
-    uint32_t count0[MIAI_MAX_ROLES]; /* legal moves per role */
+    uint64_t *work0;         /* [lay.words] */
 } pn_diff_tables;
 
 typedef struct {
