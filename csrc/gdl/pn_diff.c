@@ -131,7 +131,11 @@ int pn_diff_build(pn_data *d) {
     for (uint32_t i = 0; i < n; i++) {
         t->span[i].edge = m;
         for (uint32_t e = first[i]; e < first[i + 1]; e++)
-            if (!(edge[e] & PN_EDGE_RANGE)) t->link[m++] = edge[e];
+            if (!(edge[e] & (PN_EDGE_RANGE | PN_EDGE_NEGATED))) t->link[m++] = edge[e];
+        t->span[i].neg = m;
+        for (uint32_t e = first[i]; e < first[i + 1]; e++)
+            if ((edge[e] & (PN_EDGE_RANGE | PN_EDGE_NEGATED)) == PN_EDGE_NEGATED)
+                t->link[m++] = edge[e] & PN_EDGE_NODE;
         t->span[i].range = m;
         for (uint32_t e = first[i]; e < first[i + 1]; e++)
             if (edge[e] & PN_EDGE_RANGE) t->link[m++] = edge[e] & PN_EDGE_NODE;
@@ -270,12 +274,17 @@ static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_
     int32_t *cnt = w->cnt;
     const pn_span sp = w->t->span[i];
     int32_t delta = x ? 1 : -1;
-    for (uint32_t e = sp.edge; e < sp.range; e++) {
-        uint32_t edge = link[e], o = edge & PN_EDGE_NODE;
-        int32_t neg = -(int32_t)(edge >> 31); /* 0, or -1 for an input of a NOT */
-        int32_t old = cnt[o], now = old + ((delta ^ neg) - neg);
-        cnt[o] = now;
-        if ((old ^ now) < 0) pn_mark(w, o); /* the sign changed: the gate flips */
+    /* a gate flips when its counter goes from -1 to 0 or from 0 to -1 */
+    if (x) {
+        for (uint32_t e = sp.edge; e < sp.neg; e++)
+            if (++cnt[link[e]] == 0) pn_mark(w, link[e]);
+        for (uint32_t e = sp.neg; e < sp.range; e++)
+            if (cnt[link[e]]-- == 0) pn_mark(w, link[e]);
+    } else {
+        for (uint32_t e = sp.edge; e < sp.neg; e++)
+            if (cnt[link[e]]-- == 0) pn_mark(w, link[e]);
+        for (uint32_t e = sp.neg; e < sp.range; e++)
+            if (++cnt[link[e]] == 0) pn_mark(w, link[e]);
     }
     for (uint32_t e = sp.range; e < sp.watch; e++) pn_mark(w, link[e]);
     for (uint32_t e = sp.watch; e < sp.end; e++) {

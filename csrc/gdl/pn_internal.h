@@ -40,11 +40,11 @@ enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
  * a range settles, PN_V_RANGE on the nodes of cyclic ranges. */
 #define PN_V_RANGE 0x80u
 
-/* The links of node i in pn_diff_tables.link: [edge, range) the gates that count it
- * (gate | PN_EDGE_NEGATED), [range, watch) the range gates it feeds, [watch, end) its
- * watches. */
+/* The links of node i in pn_diff_tables.link: [edge, neg) the gates that count it
+ * true, [neg, range) the NOT gates that count it false, [range, watch) the range gates
+ * it feeds, [watch, end) its watches. */
 typedef struct {
-    uint32_t edge, range, watch, end;
+    uint32_t edge, neg, range, watch, end;
 } pn_span;
 
 /* A watch: (role + 1) << PN_WATCH_ROLE_SHIFT | bit (a legal-move bit), or a bit alone
