@@ -258,7 +258,15 @@ static inline uint32_t pn_popcount(uint64_t x) {
 #endif
 }
 
-/* Mark a gate of the node being settled: it lies above, so only dhi can move. */
+/* A gate's counter changed sign: toggle its dirty bit (two sign changes before it
+ * settles cancel out).  It lies above the node being settled, so only dhi can move. */
+static inline void pn_flip(pn_wave *w, uint32_t node) {
+    uint32_t word = node >> 6;
+    w->dirty[word] ^= 1ULL << (node & 63);
+    w->dhi = word > w->dhi ? word : w->dhi;
+}
+
+/* A gate of a range is marked: the range settles whole. */
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
@@ -277,14 +285,14 @@ static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_
     /* a gate flips when its counter goes from -1 to 0 or from 0 to -1 */
     if (x) {
         for (uint32_t e = sp.edge; e < sp.neg; e++)
-            if (++cnt[link[e]] == 0) pn_mark(w, link[e]);
+            if (++cnt[link[e]] == 0) pn_flip(w, link[e]);
         for (uint32_t e = sp.neg; e < sp.range; e++)
-            if (cnt[link[e]]-- == 0) pn_mark(w, link[e]);
+            if (cnt[link[e]]-- == 0) pn_flip(w, link[e]);
     } else {
         for (uint32_t e = sp.edge; e < sp.neg; e++)
-            if (cnt[link[e]]-- == 0) pn_mark(w, link[e]);
+            if (cnt[link[e]]-- == 0) pn_flip(w, link[e]);
         for (uint32_t e = sp.neg; e < sp.range; e++)
-            if (++cnt[link[e]] == 0) pn_mark(w, link[e]);
+            if (++cnt[link[e]] == 0) pn_flip(w, link[e]);
     }
     for (uint32_t e = sp.range; e < sp.watch; e++) pn_mark(w, link[e]);
     for (uint32_t e = sp.watch; e < sp.end; e++) {
@@ -345,25 +353,22 @@ static void pn_settle_range(pn_wave *w, uint32_t r) {
     }
 }
 
-/* Settle every dirty node, lowest index first. */
+/* Settle every dirty node, lowest index first: a dirty gate outside ranges has
+ * flipped (its counter changed sign an odd number of times). */
 static void pn_wave_run(pn_wave *w) {
     uint8_t *v = w->v;
-    const int32_t *cnt = w->cnt;
     uint64_t *dirty = w->dirty;
     for (uint32_t word = w->dlo; word <= w->dhi; word++) {
         while (dirty[word]) {
             uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
             dirty[word] &= dirty[word] - 1;
-            uint8_t vi = v[i];
-            if (vi & PN_V_RANGE) {
+            uint8_t x = v[i] ^ 1;
+            if (x & PN_V_RANGE) {
                 pn_settle_range(w, w->t->range_id[i] - 1);
                 continue;
             }
-            uint8_t x = cnt[i] >= 0;
-            if (x != vi) {
-                v[i] = x;
-                pn_changed(w, i, x);
-            }
+            v[i] = x;
+            pn_changed(w, i, x);
         }
     }
     w->dlo = UINT32_MAX;
