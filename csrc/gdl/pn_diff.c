@@ -3,28 +3,33 @@
  * The plain evaluation (propnet.c) recomputes every node the outputs need at every
  * ply.  Here the value of every node is kept across the plies of one playout, and a
  * ply only propagates what changed:
- *   - each gate keeps a count and is true when the count reaches its threshold: AND
- *     counts its true inputs against its fan-in, OR its true inputs against 1, NOT
- *     its false input against 1;
- *   - a changed node updates the counts of the gates reading it and marks, in a bitmap
- *     of dirty nodes, those whose count crossed the threshold; since an input always
- *     has a smaller index than its gate (outside cyclic ranges), the bitmap is swept
- *     upwards once per wave and every marked gate is settled exactly once;
+ *   - each gate keeps a counter, its true inputs minus its threshold (AND: fan-in,
+ *     OR: 1; NOT counts its false input against 1), and is true when it is >= 0;
+ *   - a changed node steps the counters of the gates reading it; a counter that
+ *     changes sign toggles the gate's bit in a bitmap of dirty nodes (two changes
+ *     before it settles cancel out); since an input always has a smaller index than
+ *     its gate (outside cyclic ranges), the bitmap is swept upwards once per wave and
+ *     every dirty gate simply flips, once;
  *   - a cyclic range [lo, hi) (positive recursion) is recomputed whole from all-false
  *     to its least fixpoint, as in the plain evaluation, when one of its nodes is
- *     dirty; its nodes' changes then go out like any other;
- *   - the legal-move bits of the state and the per-role counts follow their nodes,
- *     the next-state bits follow theirs, terminal and goals are node values.
- * One ply = one wave for the joint move (INPUT and MOVESET nodes), then one wave for
- * the base propositions that the next-state bits change.  The moves are drawn exactly
+ *     marked; its nodes' changes then go out like any other;
+ *   - the legal-move bits and per-role counts follow their nodes, the next-state bits
+ *     follow theirs (a changed node flips its watched bits), terminal and goals are
+ *     node values.
+ * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose set holds
+ * one of the old and new moves only), then one wave for the base propositions that
+ * the next-state bits change.  A playout starts from a copy of the snapshot (the
+ * initial state's evaluation, built with the game) and one wave for the bases where
+ * its state differs (a plain evaluation when many do).  The moves are drawn exactly
  * as miai_generic_playout draws them (same random calls, same order of the legal
  * moves), so a playout gives the same moves and the same final state as the generic
- * loop over play(); miai_gdl_playout_check verifies that ply by ply.
+ * loop over play(); miai_gdl_playout_check verifies that ply by ply, and every value
+ * and counter against a plain evaluation of the whole net.
  *
- * Working memory (node values, counters, dirty bits) lives on the caller's stack:
- * nothing is allocated per playout or per ply, the game stays immutable.  Above
- * PN_DIFF_MAX_NODES nodes, or for a net with a source node inside a range, playouts
- * use the generic loop.
+ * Working memory (one work block: dirty bits, next-state and legal bits, counts,
+ * counters, node values) lives on the caller's stack: nothing is allocated per
+ * playout or per ply, the game stays immutable.  Above PN_DIFF_MAX_NODES nodes, or
+ * for a net with a source node inside a range, playouts use the generic loop.
  */
 #include <stdlib.h>
 #include <string.h>
