@@ -157,7 +157,7 @@ COUNTER_SHEETS = ["tictactoe.kif", "roshambo2.kif", "buttons.kif", "3pConnectFou
 def test_playout_counters_match_a_full_evaluation_at_every_step(name: str) -> None:
     """The differential engine keeps, per gate, its true inputs minus its threshold,
     and starts a playout from a snapshot of the initial state's evaluation plus a wave
-    for the bases that differ (a plain evaluation when many do).  check_playout
+    for the bases that differ.  check_playout
     compares every node value and counter, the next-state and legal bits and the
     legal-move counts with a plain evaluation of the whole net at the start and
     after every ply; here it runs from every state of a few random games."""

@@ -20,7 +20,7 @@
  * one of the old and new moves only), then one wave for the base propositions that
  * the next-state bits change.  A playout starts from a copy of the snapshot (the
  * initial state's evaluation, built with the game) and one wave for the bases where
- * its state differs (a plain evaluation when many do).  The moves are drawn exactly
+ * its state differs.  The moves are drawn exactly
  * as miai_generic_playout draws them (same random calls, same order of the legal
  * moves), so a playout gives the same moves and the same final state as the generic
  * loop over play(); miai_gdl_playout_check verifies that ply by ply, and every value
@@ -449,28 +449,23 @@ static int pn_snapshot(pn_data *d) {
 }
 
 /* The evaluation of the state's bases, no move played, in the work block: a copy of
- * the snapshot, then a wave for the bases that differ from the initial state (a plain
- * evaluation when many do). */
+ * the snapshot, then a wave for the bases that differ from the initial state.  The
+ * wave settles each gate at most once, so even a state far from the initial one costs
+ * no more than a plain evaluation of the net (and is measured to cost less). */
 static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
-    uint32_t flips = 0;
-    for (uint32_t word = 0; word < d->base_words; word++)
-        flips += pn_popcount(base[word] ^ t->base0[word]);
-    if (flips * 4 > d->n_base) {
-        pn_wave_init(w, base);
-        return;
-    }
     memcpy(work, t->work0, sizeof(uint64_t) * t->lay.words);
-    if (!flips) return;
+    uint32_t flips = 0;
     for (uint32_t word = 0; word < d->base_words; word++)
         for (uint64_t diff = base[word] ^ t->base0[word]; diff; diff &= diff - 1) {
             uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
             uint8_t x = (uint8_t)pn_bit(base, b);
             for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
                 pn_set_source(w, t->base_nodes[e], x);
+            flips++;
         }
-    pn_wave_run(w);
+    if (flips) pn_wave_run(w);
 }
 
 /* The k-th legal move of role r (k < count), in increasing order. */
