@@ -450,8 +450,9 @@ static int pn_snapshot(pn_data *d) {
 
 /* The evaluation of the state's bases, no move played, in the work block: a copy of
  * the snapshot, then a wave for the bases that differ from the initial state.  The
- * wave settles each gate at most once, so even a state far from the initial one costs
- * no more than a plain evaluation of the net (and is measured to cost less). */
+ * wave settles each gate and walks each edge at most once, like a plain evaluation of
+ * the net, so a state far from the initial one stays cheap (measured: cheaper than a
+ * plain evaluation 8 plies into Tic-tac-toe). */
 static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
