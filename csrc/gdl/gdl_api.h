@@ -80,7 +80,9 @@ int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, ui
 
 /* Test of the differential playout engine (pn_diff.c): one random playout from
  * `state` with `seed`, each ply also played by the plain evaluation and the two states
- * compared byte for byte; then the generic playout loop with the same seed must give
+ * compared byte for byte, and at the start and after every ply every node value, gate
+ * counter, next-state and legal bit and legal-move count compared with a plain
+ * evaluation of the whole net; then the generic playout loop with the same seed must give
  * the same moves and the same final state.  MIAI_OK when all agree (*plies = the
  * playout's length), MIAI_ECORRUPT on any difference, MIAI_ELIMIT when the game's
  * playouts do not use the engine (net too big). */

@@ -3,28 +3,33 @@
  * The plain evaluation (propnet.c) recomputes every node the outputs need at every
  * ply.  Here the value of every node is kept across the plies of one playout, and a
  * ply only propagates what changed:
- *   - each gate keeps a count and is true when the count reaches its threshold: AND
- *     counts its true inputs against its fan-in, OR its true inputs against 1, NOT
- *     its false input against 1;
- *   - a changed node updates the counts of the gates reading it and marks, in a bitmap
- *     of dirty nodes, those whose count crossed the threshold; since an input always
- *     has a smaller index than its gate (outside cyclic ranges), the bitmap is swept
- *     upwards once per wave and every marked gate is settled exactly once;
+ *   - each gate keeps a counter, its true inputs minus its threshold (AND: fan-in,
+ *     OR: 1; NOT counts its false input against 1), and is true when it is >= 0;
+ *   - a changed node steps the counters of the gates reading it; a counter that
+ *     changes sign toggles the gate's bit in a bitmap of dirty nodes (two changes
+ *     before it settles cancel out); since an input always has a smaller index than
+ *     its gate (outside cyclic ranges), the bitmap is swept upwards once per wave and
+ *     every dirty gate simply flips, once;
  *   - a cyclic range [lo, hi) (positive recursion) is recomputed whole from all-false
  *     to its least fixpoint, as in the plain evaluation, when one of its nodes is
- *     dirty; its nodes' changes then go out like any other;
- *   - the legal-move bits of the state and the per-role counts follow their nodes,
- *     the next-state bits follow theirs, terminal and goals are node values.
- * One ply = one wave for the joint move (INPUT and MOVESET nodes), then one wave for
- * the base propositions that the next-state bits change.  The moves are drawn exactly
+ *     marked; its nodes' changes then go out like any other;
+ *   - the legal-move bits and per-role counts follow their nodes, the next-state bits
+ *     follow theirs (a changed node flips its watched bits), terminal and goals are
+ *     node values.
+ * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose set holds
+ * one of the old and new moves only), then one wave for the base propositions that
+ * the next-state bits change.  A playout starts from a copy of the snapshot (the
+ * initial state's evaluation, built with the game) and one wave for the bases where
+ * its state differs.  The moves are drawn exactly
  * as miai_generic_playout draws them (same random calls, same order of the legal
  * moves), so a playout gives the same moves and the same final state as the generic
- * loop over play(); miai_gdl_playout_check verifies that ply by ply.
+ * loop over play(); miai_gdl_playout_check verifies that ply by ply, and every value
+ * and counter against a plain evaluation of the whole net.
  *
- * Working memory (node values, counters, dirty bits) lives on the caller's stack:
- * nothing is allocated per playout or per ply, the game stays immutable.  Above
- * PN_DIFF_MAX_NODES nodes, or for a net with a source node inside a range, playouts
- * use the generic loop.
+ * Working memory (one work block: dirty bits, next-state and legal bits, counts,
+ * counters, node values) lives on the caller's stack: nothing is allocated per
+ * playout or per ply, the game stays immutable.  Above PN_DIFF_MAX_NODES nodes, or
+ * for a net with a source node inside a range, playouts use the generic loop.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +41,9 @@
 /* ---- tables, built once per game ----------------------------------------------- */
 
 void pn_diff_free(pn_diff_tables *t) {
-    void *arrays[] = {t->thresh,      t->range_id,   t->span,
-                      t->out,         t->watch,      t->base_first,
-                      t->base_nodes,  t->input_first, t->input_nodes, t->set_first, t->set_nodes};
+    void *arrays[] = {t->range_id,    t->span,        t->link,      t->base_first,
+                      t->base_nodes,  t->input_first, t->input_nodes, t->set_first,
+                      t->set_nodes,   t->base0,       t->work0};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
 }
@@ -69,6 +74,8 @@ static int pn_csr(uint32_t n_keys, uint32_t n_pairs, const uint32_t *key,
     return MIAI_OK;
 }
 
+static int pn_snapshot(pn_data *d);
+
 int pn_diff_build(pn_data *d) {
     pn_diff_tables *t = &d->diff;
     memset(t, 0, sizeof *t);
@@ -77,7 +84,6 @@ int pn_diff_build(pn_data *d) {
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++)
             if (d->kind[i] != MIAI_PN_AND && d->kind[i] != MIAI_PN_OR) return MIAI_OK;
-    t->thresh = calloc(n, sizeof *t->thresh);
     t->range_id = calloc(n, sizeof *t->range_id);
     /* pairs for the CSR tables: at most max(edges, watches, nodes) of them */
     uint32_t n_watch = d->total_moves + d->n_base;
@@ -86,14 +92,9 @@ int pn_diff_build(pn_data *d) {
     uint32_t *key = calloc(cap ? cap : 1, sizeof *key);
     uint32_t *val = calloc(cap ? cap : 1, sizeof *val);
     int rc = MIAI_ENOMEM;
-    if (!t->thresh || !t->range_id || !key || !val) goto done;
+    if (!t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) t->range_id[i] = r + 1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint8_t k = d->kind[i];
-        if (k == MIAI_PN_AND) t->thresh[i] = d->first_in[i + 1] - d->first_in[i];
-        if (k == MIAI_PN_OR || k == MIAI_PN_NOT) t->thresh[i] = 1;
-    }
     /* fan-out: the gates reading each node (none inside one range: it settles whole) */
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -104,42 +105,53 @@ int pn_diff_build(pn_data *d) {
             val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
                        (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
         }
-    uint32_t *first = NULL, *edge = NULL;
+    uint32_t *first = NULL, *edge = NULL, *wfirst = NULL, *wval = NULL;
     if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) goto done;
+    /* watches: next-state and legal-move bits (bit indices into the work block's
+     * next | legal words) follow their nodes */
+    uint32_t n_links = m, bw = d->base_words ? d->base_words : 1;
+    m = 0;
+    for (uint32_t b = 0; b < d->n_base; b++) {
+        key[m] = d->next_node[b];
+        val[m++] = b;
+    }
+    for (uint32_t g = 0; g < d->total_moves; g++) {
+        key[m] = d->legal_node[g];
+        val[m++] = (d->input_role[g] + 1) << PN_WATCH_ROLE_SHIFT | (bw * 64 + g);
+    }
+    n_links += m;
+    rc = pn_csr(n, m, key, val, &wfirst, &wval);
     t->span = malloc(sizeof *t->span * n);
-    t->out = malloc(sizeof *t->out * (m ? m : 1));
-    if (!t->span || !t->out) {
+    t->link = malloc(sizeof *t->link * (n_links ? n_links : 1));
+    if (rc != MIAI_OK || !t->span || !t->link) {
         free(first);
         free(edge);
+        free(wfirst);
+        free(wval);
         rc = MIAI_ENOMEM;
         goto done;
     }
+    /* per node: counted edges, then range edges, then watches */
+    m = 0;
     for (uint32_t i = 0; i < n; i++) {
-        t->span[i].out = first[i];
-        t->span[i].out_end = first[i + 1];
+        t->span[i].edge = m;
+        for (uint32_t e = first[i]; e < first[i + 1]; e++)
+            if (!(edge[e] & (PN_EDGE_RANGE | PN_EDGE_NEGATED))) t->link[m++] = edge[e];
+        t->span[i].neg = m;
+        for (uint32_t e = first[i]; e < first[i + 1]; e++)
+            if ((edge[e] & (PN_EDGE_RANGE | PN_EDGE_NEGATED)) == PN_EDGE_NEGATED)
+                t->link[m++] = edge[e] & PN_EDGE_NODE;
+        t->span[i].range = m;
+        for (uint32_t e = first[i]; e < first[i + 1]; e++)
+            if (edge[e] & PN_EDGE_RANGE) t->link[m++] = edge[e] & PN_EDGE_NODE;
+        t->span[i].watch = m;
+        for (uint32_t e = wfirst[i]; e < wfirst[i + 1]; e++) t->link[m++] = wval[e];
+        t->span[i].end = m;
     }
-    for (uint32_t e = 0; e < m; e++)
-        t->out[e] = (pn_edge){edge[e], t->thresh[edge[e] & PN_EDGE_NODE]};
     free(first);
     free(edge);
-    /* watches: legal-move bits and next-state bits follow their nodes */
-    m = 0;
-    for (uint32_t g = 0; g < d->total_moves; g++) {
-        key[m] = d->legal_node[g];
-        val[m++] = PN_WATCH_LEGAL | g;
-    }
-    for (uint32_t b = 0; b < d->n_base; b++) {
-        key[m] = d->next_node[b];
-        val[m++] = PN_WATCH_NEXT | b;
-    }
-    if ((rc = pn_csr(n, m, key, val, &first, &t->watch)) != MIAI_OK) goto done;
-    for (uint32_t i = 0; i < n; i++) {
-        t->span[i].watch = first[i];
-        t->span[i].watch_end = first[i + 1];
-    }
-    free(first);
-    for (uint32_t i = 0; i < n; i++)
-        if (t->range_id[i]) t->thresh[i] |= PN_THRESH_RANGE;
+    free(wfirst);
+    free(wval);
     /* sources: the BASE nodes of each base, the INPUT nodes of each move */
     m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -192,6 +204,7 @@ int pn_diff_build(pn_data *d) {
     free(skey);
     free(sval);
     if (rc != MIAI_OK) goto done;
+    if ((rc = pn_snapshot(d)) != MIAI_OK) goto done;
     t->enabled = 1;
     rc = MIAI_OK;
 done:
@@ -206,63 +219,99 @@ done:
 typedef struct {
     const pn_data *d;
     const pn_diff_tables *t;
-    pn_state *s;
-    uint8_t *v;          /* node values, 0 or 1 (bit 1: old value during a range) */
-    uint32_t *cnt;       /* AND/OR: inputs that are true */
     uint64_t *dirty;     /* nodes to settle */
+    uint64_t *bits;      /* next-state bits, then legal-move bits (watch indices) */
+    uint64_t *next;      /* next-state bits (= bits) */
+    uint64_t *legal;     /* legal-move bits */
+    uint32_t *count;     /* [MIAI_MAX_ROLES + 1]: 0 unused, r + 1 legal moves of role r */
+    int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
+    uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
     uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
-    uint64_t *next;      /* next-state bits */
-    uint32_t count[MIAI_MAX_ROLES]; /* legal moves per role */
 } pn_wave;
 
+/* Where each part of the work block lies, in words. */
+static pn_layout pn_wave_layout(const pn_data *d) {
+    pn_layout l;
+    uint32_t n = d->n_nodes, bw = d->base_words ? d->base_words : 1;
+    l.dirty = 0;
+    l.next = l.dirty + (n + 63) / 64;
+    l.legal = l.next + bw;
+    l.count = l.legal + d->legal_words;
+    l.cnt = l.count + (MIAI_MAX_ROLES + 2) / 2;
+    l.v = l.cnt + (n + 1) / 2;
+    l.words = l.v + (n + 7) / 8;
+    return l;
+}
+
+static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
+    const pn_layout *l = &d->diff.lay;
+    return (pn_wave){.d = d, .t = &d->diff, .dirty = work + l->dirty,
+                     .bits = work + l->next, .next = work + l->next,
+                     .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
+                     .cnt = (int32_t *)(work + l->cnt), .v = (uint8_t *)(work + l->v),
+                     .dlo = UINT32_MAX, .dhi = 0};
+}
+
+static inline uint32_t pn_popcount(uint64_t x) {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* A gate's counter changed sign: toggle its dirty bit (two sign changes before it
+ * settles cancel out).  It lies above the node being settled, so only dhi can move. */
+static inline void pn_flip(pn_wave *w, uint32_t node) {
+    uint32_t word = node >> 6;
+    w->dirty[word] ^= 1ULL << (node & 63);
+    w->dhi = word > w->dhi ? word : w->dhi;
+}
+
+/* A gate of a range is marked: the range settles whole. */
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
-    if (word < w->dlo) w->dlo = word;
-    if (word > w->dhi) w->dhi = word;
+    w->dhi = word > w->dhi ? word : w->dhi;
 }
 
-/* Node i has just changed to x: count it in the gates reading it, mark those that
- * cross their threshold (or belong to a range), update the watched bits. */
+/* Node i has just changed to x: count it in the gates reading it, mark those whose
+ * counter crosses from -1 to 0 or back (and the range gates it feeds), flip the
+ * watched bits. */
 static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_t i,
                                                               uint8_t x) {
-    const pn_diff_tables *t = w->t;
-    uint32_t *cnt = w->cnt;
-    const pn_span sp = t->span[i];
-    for (uint32_t e = sp.out; e < sp.out_end; e++) {
-        uint32_t edge = t->out[e].node, o = edge & PN_EDGE_NODE;
-        if (edge & PN_EDGE_RANGE) {
-            pn_mark(w, o);
-            continue;
-        }
-        uint32_t th = t->out[e].thresh;
-        uint8_t up = (edge & PN_EDGE_NEGATED) ? !x : x; /* one more input counted */
-        if (up) {
-            if (++cnt[o] == th) pn_mark(w, o);
-        } else if (cnt[o]-- == th) {
-            pn_mark(w, o);
-        }
+    const uint32_t *link = w->t->link;
+    int32_t *cnt = w->cnt;
+    const pn_span sp = w->t->span[i];
+    int32_t delta = x ? 1 : -1;
+    /* a gate flips when its counter goes from -1 to 0 or from 0 to -1 */
+    if (x) {
+        for (uint32_t e = sp.edge; e < sp.neg; e++)
+            if (++cnt[link[e]] == 0) pn_flip(w, link[e]);
+        for (uint32_t e = sp.neg; e < sp.range; e++)
+            if (cnt[link[e]]-- == 0) pn_flip(w, link[e]);
+    } else {
+        for (uint32_t e = sp.edge; e < sp.neg; e++)
+            if (cnt[link[e]]-- == 0) pn_flip(w, link[e]);
+        for (uint32_t e = sp.neg; e < sp.range; e++)
+            if (++cnt[link[e]] == 0) pn_flip(w, link[e]);
     }
-    for (uint32_t e = sp.watch; e < sp.watch_end; e++) {
-        uint32_t a = t->watch[e];
-        uint64_t *bits;
-        uint32_t k;
-        if (a & PN_WATCH_NEXT) {
-            k = a & ~PN_WATCH_NEXT;
-            bits = w->next;
-        } else {
-            k = a;
-            bits = pn_legal_words(w->d, w->s);
-            w->count[w->d->input_role[k]] += x ? 1u : 0xffffffffu;
-        }
-        if (x) bits[k >> 6] |= 1ULL << (k & 63);
-        else bits[k >> 6] &= ~(1ULL << (k & 63));
+    for (uint32_t e = sp.range; e < sp.watch; e++) pn_mark(w, link[e]);
+    for (uint32_t e = sp.watch; e < sp.end; e++) {
+        uint32_t a = link[e], k = a & PN_WATCH_INDEX;
+        w->bits[k >> 6] ^= 1ULL << (k & 63);
+        w->count[a >> PN_WATCH_ROLE_SHIFT] += (uint32_t)delta;
     }
 }
 
+/* A source node (BASE, INPUT, MOVESET) takes value x, before a wave. */
 static inline void pn_set_source(pn_wave *w, uint32_t node, uint8_t x) {
     if (w->v[node] == x) return;
     w->v[node] = x;
+    if ((node >> 6) < w->dlo) w->dlo = node >> 6; /* its gates lie above */
     pn_changed(w, node, x);
 }
 
@@ -278,116 +327,146 @@ static inline uint8_t pn_gate_from_inputs(const pn_data *d, const uint8_t *v, ui
     return 0;
 }
 
-/* Recompute range r from all-false to its least fixpoint (monotone: at most
- * hi - lo + 1 sweeps), then send out the changes. */
-static void pn_settle_range(pn_wave *w, uint32_t r) {
-    const pn_data *d = w->d;
-    uint32_t lo = d->range_lo[r], hi = d->range_hi[r];
-    uint8_t *v = w->v;
-    for (uint32_t n = lo; n < hi; n++) {
-        w->dirty[n >> 6] &= ~(1ULL << (n & 63));
-        v[n] = (uint8_t)(v[n] << 1); /* old value in bit 1, new value (0) in bit 0 */
-    }
+/* Range [lo, hi) from all-false to its least fixpoint (monotone: at most hi - lo + 1
+ * sweeps); the old values wait in bit 1. */
+static void pn_range_fixpoint(const pn_data *d, uint8_t *v, uint32_t lo, uint32_t hi) {
+    for (uint32_t n = lo; n < hi; n++) v[n] = (uint8_t)(PN_V_RANGE | (v[n] & 1) << 1);
     int changed = 1;
     while (changed) {
         changed = 0;
         for (uint32_t n = lo; n < hi; n++) {
             uint8_t x = pn_gate_from_inputs(d, v, n);
             if (x != (v[n] & 1)) {
-                v[n] = (uint8_t)((v[n] & 2) | x);
+                v[n] = (uint8_t)((v[n] & ~1u) | x);
                 changed = 1;
             }
         }
     }
+}
+
+/* Recompute range r, then send out the changes. */
+static void pn_settle_range(pn_wave *w, uint32_t r) {
+    const pn_data *d = w->d;
+    uint32_t lo = d->range_lo[r], hi = d->range_hi[r];
+    uint8_t *v = w->v;
+    for (uint32_t n = lo; n < hi; n++) w->dirty[n >> 6] &= ~(1ULL << (n & 63));
+    pn_range_fixpoint(d, v, lo, hi);
     for (uint32_t n = lo; n < hi; n++) {
-        uint8_t old = v[n] >> 1, x = v[n] & 1;
-        v[n] = x;
+        uint8_t old = (v[n] >> 1) & 1, x = v[n] & 1;
+        v[n] = (uint8_t)(PN_V_RANGE | x);
         if (old != x) pn_changed(w, n, x);
     }
 }
 
-/* Settle every dirty node, lowest index first. */
+/* Settle every dirty node, lowest index first: a dirty gate outside ranges has
+ * flipped (its counter changed sign an odd number of times). */
 static void pn_wave_run(pn_wave *w) {
-    const pn_diff_tables *t = w->t;
+    uint8_t *v = w->v;
+    uint64_t *dirty = w->dirty;
     for (uint32_t word = w->dlo; word <= w->dhi; word++) {
-        while (w->dirty[word]) {
-            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(w->dirty[word]);
-            w->dirty[word] &= w->dirty[word] - 1;
-            uint32_t th = t->thresh[i];
-            if (th & PN_THRESH_RANGE) {
-                pn_settle_range(w, t->range_id[i] - 1);
+        while (dirty[word]) {
+            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
+            dirty[word] &= dirty[word] - 1;
+            uint8_t x = v[i] ^ 1;
+            if (x & PN_V_RANGE) {
+                pn_settle_range(w, w->t->range_id[i] - 1);
                 continue;
             }
-            uint8_t x = w->cnt[i] >= th;
-            if (x != w->v[i]) {
-                w->v[i] = x;
-                pn_changed(w, i, x);
-            }
+            v[i] = x;
+            pn_changed(w, i, x);
         }
     }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
 }
 
-/* Every node's value and counter from the state's base bits, no move played. */
-static void pn_wave_init(pn_wave *w) {
+/* Every node's value and counter from the base bits, no move played (a plain
+ * evaluation of the whole net); clears the dirty bits. */
+static void pn_wave_init(pn_wave *w, const uint64_t *base) {
     const pn_data *d = w->d;
     uint8_t *v = w->v;
-    const uint64_t *base = w->s->bits;
+    memset(w->dirty, 0, sizeof(uint64_t) * ((d->n_nodes + 63) / 64));
     for (uint32_t i = 0; i < d->n_nodes; i++) {
-        uint32_t rid = w->d->diff.range_id[i];
+        uint32_t rid = w->t->range_id[i];
         if (rid) {
             uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
             memset(v + lo, 0, hi - lo);
-            int changed = 1;
-            while (changed) {
-                changed = 0;
-                for (uint32_t n = lo; n < hi; n++) {
-                    uint8_t x = pn_gate_from_inputs(d, v, n);
-                    if (x != v[n]) {
-                        v[n] = x;
-                        changed = 1;
-                    }
-                }
+            pn_range_fixpoint(d, v, lo, hi);
+            for (uint32_t n = lo; n < hi; n++) {
+                v[n] = (uint8_t)(PN_V_RANGE | (v[n] & 1));
+                w->cnt[n] = 0;
             }
-            for (uint32_t n = lo; n < hi; n++) w->cnt[n] = 0;
             i = hi - 1;
             continue;
         }
         const pn_op o = d->op[i];
-        uint32_t c = 0;
+        int32_t c = 0;
         w->cnt[i] = 0;
         switch (o.kind) {
         case MIAI_PN_TRUE: v[i] = 1; break;
         case MIAI_PN_BASE: v[i] = (uint8_t)pn_bit(base, o.a); break;
         case MIAI_PN_AND:
         case MIAI_PN_OR:
-            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]];
-            w->cnt[i] = c;
-            v[i] = o.kind == MIAI_PN_AND ? c == o.b - o.a : c != 0;
+            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]] & 1;
+            w->cnt[i] = c - (o.kind == MIAI_PN_AND ? (int32_t)(o.b - o.a) : 1);
+            v[i] = w->cnt[i] >= 0;
             break;
         case MIAI_PN_NOT:
-            v[i] = !v[d->in[o.a]];
-            w->cnt[i] = v[i];
+            w->cnt[i] = (int32_t)!(v[d->in[o.a]] & 1) - 1;
+            v[i] = w->cnt[i] >= 0;
             break;
         default: v[i] = 0; break; /* FALSE, INPUT, MOVESET: no move yet */
         }
     }
-    memset(w->next, 0, sizeof(uint64_t) * (d->base_words ? d->base_words : 1));
+    memset(w->next, 0, sizeof(uint64_t) * d->base_words);
     for (uint32_t b = 0; b < d->n_base; b++)
-        if (v[d->next_node[b]]) w->next[b >> 6] |= 1ULL << (b & 63);
-    uint64_t *lb = pn_legal_words(d, w->s);
-    memset(lb, 0, sizeof(uint64_t) * d->legal_words);
-    for (uint32_t r = 0; r < d->n_roles; r++) {
-        w->count[r] = 0;
+        if (v[d->next_node[b]] & 1) w->next[b >> 6] |= 1ULL << (b & 63);
+    memset(w->legal, 0, sizeof(uint64_t) * d->legal_words);
+    memset(w->count, 0, sizeof(uint32_t) * (MIAI_MAX_ROLES + 1));
+    for (uint32_t r = 0; r < d->n_roles; r++)
         for (uint32_t g = d->move_off[r]; g < d->move_off[r + 1]; g++)
-            if (v[d->legal_node[g]]) {
-                lb[g >> 6] |= 1ULL << (g & 63);
-                w->count[r]++;
+            if (v[d->legal_node[g]] & 1) {
+                w->legal[g >> 6] |= 1ULL << (g & 63);
+                w->count[r + 1]++;
             }
-    }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
+}
+
+/* The snapshot of the initial state's evaluation (built once per game). */
+static int pn_snapshot(pn_data *d) {
+    pn_diff_tables *t = &d->diff;
+    uint32_t bw = d->base_words ? d->base_words : 1;
+    t->lay = pn_wave_layout(d);
+    t->base0 = calloc(bw, sizeof *t->base0);
+    t->work0 = calloc(t->lay.words, sizeof *t->work0);
+    if (!t->base0 || !t->work0) return MIAI_ENOMEM;
+    for (uint32_t b = 0; b < d->n_base; b++)
+        if (d->init[b]) t->base0[b >> 6] |= 1ULL << (b & 63);
+    pn_wave w = pn_wave_on(d, t->work0);
+    pn_wave_init(&w, t->base0);
+    return MIAI_OK;
+}
+
+/* The evaluation of the state's bases, no move played, in the work block: a copy of
+ * the snapshot, then a wave for the bases that differ from the initial state.  The
+ * wave settles each gate and walks each edge at most once, like a plain evaluation of
+ * the net, so a state far from the initial one stays cheap (measured: cheaper than a
+ * plain evaluation 8 plies into Tic-tac-toe). */
+static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
+    const pn_data *d = w->d;
+    const pn_diff_tables *t = w->t;
+    memcpy(work, t->work0, sizeof(uint64_t) * t->lay.words);
+    uint32_t flips = 0;
+    for (uint32_t word = 0; word < d->base_words; word++)
+        for (uint64_t diff = base[word] ^ t->base0[word]; diff; diff &= diff - 1) {
+            uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
+            uint8_t x = (uint8_t)pn_bit(base, b);
+            for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
+                pn_set_source(w, t->base_nodes[e], x);
+            flips++;
+        }
+    if (flips) pn_wave_run(w);
 }
 
 /* The k-th legal move of role r (k < count), in increasing order. */
@@ -397,7 +476,7 @@ static miai_move pn_kth_legal(const pn_data *d, const uint64_t *lb, uint32_t r, 
         uint64_t x = lb[word];
         if (word == lo >> 6) x &= ~0ULL << (lo & 63);
         if (word == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
-        uint32_t c = (uint32_t)__builtin_popcountll(x);
+        uint32_t c = pn_popcount(x);
         if (k >= c) {
             k -= c;
             continue;
@@ -408,6 +487,17 @@ static miai_move pn_kth_legal(const pn_data *d, const uint64_t *lb, uint32_t r, 
     return 0; /* unreachable for k < count */
 }
 
+/* The first legal move of role r (it has one). */
+static miai_move pn_first_legal(const pn_data *d, const uint64_t *lb, uint32_t r) {
+    uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
+    for (uint32_t word = lo >> 6; word <= (hi - 1) >> 6; word++) {
+        uint64_t x = lb[word];
+        if (word == lo >> 6) x &= ~0ULL << (lo & 63);
+        if (x) return (miai_move)(word * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+    }
+    return 0;
+}
+
 /* to_move from the counts and the terminal node, as pn_status decides it. */
 static int32_t pn_wave_to_move(const pn_wave *w) {
     const pn_data *d = w->d;
@@ -415,67 +505,150 @@ static int32_t pn_wave_to_move(const pn_wave *w) {
     uint32_t many = 0;
     int stuck = 0;
     for (uint32_t r = 0; r < d->n_roles; r++) {
-        if (w->count[r] == 0) stuck = 1;
-        if (w->count[r] > 1) {
+        if (w->count[r + 1] == 0) stuck = 1;
+        if (w->count[r + 1] > 1) {
             many++;
             tm = (int32_t)r;
         }
     }
-    if (w->v[d->terminal_node] || stuck) return MIAI_NOBODY;
+    if ((w->v[d->terminal_node] & 1) || stuck) return MIAI_NOBODY;
     if (many == 0) return 0;
     return many > 1 ? MIAI_SIMULTANEOUS : tm;
 }
 
-/* The playout; with `shadow` (a copy of the start state), every ply is also played by
- * pn_play_plain on the shadow and the two states compared: *bad counts differences. */
+/* Role r's move goes from `old` (PN_NO_MOVE: none yet) to `now` (global indices): its
+ * INPUT nodes, and the MOVESET nodes whose set holds one move but not the other (the
+ * two sorted lists merged). */
+static void pn_move_change(pn_wave *w, uint32_t old, uint32_t now) {
+    const pn_diff_tables *t = w->t;
+    const uint32_t *a = t->set_nodes, *b = t->set_nodes;
+    uint32_t ia = 0, ea = 0, ib = t->set_first[now], eb = t->set_first[now + 1];
+    if (old != PN_NO_MOVE) {
+        for (uint32_t e = t->input_first[old]; e < t->input_first[old + 1]; e++)
+            pn_set_source(w, t->input_nodes[e], 0);
+        ia = t->set_first[old];
+        ea = t->set_first[old + 1];
+    }
+    for (uint32_t e = t->input_first[now]; e < t->input_first[now + 1]; e++)
+        pn_set_source(w, t->input_nodes[e], 1);
+    while (ia < ea && ib < eb) {
+        if (a[ia] < b[ib]) pn_set_source(w, a[ia++], 0);
+        else if (b[ib] < a[ia]) pn_set_source(w, b[ib++], 1);
+        else ia++, ib++;
+    }
+    while (ia < ea) pn_set_source(w, a[ia++], 0);
+    while (ib < eb) pn_set_source(w, b[ib++], 1);
+}
+
+/* Check mode: every node value and counter, the next-state and legal bits and the
+ * counts against a plain evaluation of the whole net for the state's bases and the
+ * joint move `cur` (PN_NO_MOVE: none).  1 when all agree. */
+static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cur,
+                     uint8_t *v, int32_t *cnt) {
+    const pn_data *d = w->d;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        uint32_t rid = w->t->range_id[i];
+        if (rid) {
+            uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
+            memset(v + lo, 0, hi - lo);
+            pn_range_fixpoint(d, v, lo, hi);
+            for (uint32_t n = lo; n < hi; n++) {
+                v[n] = (uint8_t)(PN_V_RANGE | (v[n] & 1));
+                cnt[n] = w->cnt[n]; /* not kept for range nodes */
+            }
+            i = hi - 1;
+            continue;
+        }
+        const pn_op o = d->op[i];
+        int32_t c = 0;
+        cnt[i] = w->cnt[i]; /* sources have no counter */
+        switch (o.kind) {
+        case MIAI_PN_TRUE: v[i] = 1; break;
+        case MIAI_PN_BASE: v[i] = (uint8_t)pn_bit(base, o.a); break;
+        case MIAI_PN_INPUT: {
+            miai_move m = cur[d->input_role[o.a]];
+            v[i] = m != PN_NO_MOVE && m == d->input_move[o.a];
+            break;
+        }
+        case MIAI_PN_MOVESET: {
+            miai_move m = cur[d->set_role[o.a]];
+            v[i] = m != PN_NO_MOVE &&
+                   pn_bit(d->set_bits + (size_t)o.a * d->set_words, (uint32_t)m);
+            break;
+        }
+        case MIAI_PN_AND:
+        case MIAI_PN_OR:
+            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]] & 1;
+            cnt[i] = c - (o.kind == MIAI_PN_AND ? (int32_t)(o.b - o.a) : 1);
+            v[i] = cnt[i] >= 0;
+            break;
+        case MIAI_PN_NOT:
+            cnt[i] = (int32_t)!(v[d->in[o.a]] & 1) - 1;
+            v[i] = cnt[i] >= 0;
+            break;
+        default: v[i] = 0; break;
+        }
+    }
+    if (memcmp(v, w->v, d->n_nodes) != 0) return 0;
+    if (memcmp(cnt, w->cnt, sizeof(int32_t) * d->n_nodes) != 0) return 0;
+    for (uint32_t b = 0; b < d->n_base; b++)
+        if (pn_bit(w->next, b) != (v[d->next_node[b]] & 1)) return 0;
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        uint32_t count = 0;
+        for (uint32_t g = d->move_off[r]; g < d->move_off[r + 1]; g++) {
+            if (pn_bit(w->legal, g) != (v[d->legal_node[g]] & 1)) return 0;
+            count += v[d->legal_node[g]] & 1;
+        }
+        if (count != w->count[r + 1]) return 0;
+    }
+    for (uint32_t word = 0; word <= (d->n_nodes - 1) / 64; word++)
+        if (w->dirty[word]) return 0;
+    return 1;
+}
+
+/* Check mode of pn_diff_run: a copy of the start state played by pn_play_plain, and
+ * scratch for pn_verify; `bad` counts the differences. */
+typedef struct {
+    void *shadow;
+    uint8_t *v;
+    int32_t *cnt;
+    uint32_t bad;
+} pn_check_ctx;
+
+/* The playout; with `check`, every ply is also played by pn_play_plain on the shadow
+ * and the two states compared, and the wave is verified against a plain evaluation
+ * at the start and after every ply. */
 static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
-                            void *shadow, uint32_t *bad) {
+                            pn_check_ctx *check) {
     const pn_data *d = g->data;
-    uint32_t n = d->n_nodes, nw = (n + 63) / 64;
-    uint8_t v[n];
-    uint32_t cnt[n];
-    uint64_t dirty[nw];
-    uint64_t next[d->base_words ? d->base_words : 1], flip[d->base_words ? d->base_words : 1];
-    memset(dirty, 0, sizeof dirty);
-    pn_wave w = {.d = d, .t = &d->diff, .s = state, .v = v, .cnt = cnt, .dirty = dirty,
-                 .next = next};
+    uint32_t bw = d->base_words ? d->base_words : 1;
+    uint64_t work[d->diff.lay.words], flip[bw];
     pn_state *s = state;
-    pn_wave_init(&w);
+    pn_wave w = pn_wave_on(d, work);
     miai_move cur[MIAI_MAX_ROLES], joint[MIAI_MAX_ROLES] = {0};
     for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
+    pn_wave_start(&w, work, s->bits);
+    if (check && !pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
-    const uint64_t *lb = pn_legal_words(d, s);
+    const uint64_t *lb = w.legal, *next = w.next;
+    uint64_t *state_legal = pn_legal_words(d, s);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
         int32_t tm = s->head.to_move;
         /* the moves, drawn as miai_generic_playout draws them */
         for (uint32_t r = 0; r < nr; r++) {
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
-                joint[r] = pn_kth_legal(d, lb, r, miai_rng_below(rng, w.count[r]));
+                joint[r] = pn_kth_legal(d, lb, r, miai_rng_below(rng, w.count[r + 1]));
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             } else {
-                joint[r] = pn_kth_legal(d, lb, r, 0); /* its only move */
+                joint[r] = pn_first_legal(d, lb, r); /* its only move */
             }
         }
         /* wave 1: the joint move */
         for (uint32_t r = 0; r < nr; r++) {
             if (joint[r] == cur[r]) continue;
-            const pn_diff_tables *t = &d->diff;
-            if (cur[r] != PN_NO_MOVE) {
-                uint32_t old = d->move_off[r] + cur[r];
-                for (uint32_t e = t->input_first[old]; e < t->input_first[old + 1]; e++)
-                    pn_set_source(&w, t->input_nodes[e], 0);
-                for (uint32_t e = t->set_first[old]; e < t->set_first[old + 1]; e++) {
-                    uint32_t node = t->set_nodes[e];
-                    const uint64_t *bits = d->set_bits + (size_t)d->arg[node] * d->set_words;
-                    if (!pn_bit(bits, joint[r])) pn_set_source(&w, node, 0);
-                }
-            }
-            uint32_t now = d->move_off[r] + joint[r];
-            for (uint32_t e = t->input_first[now]; e < t->input_first[now + 1]; e++)
-                pn_set_source(&w, t->input_nodes[e], 1);
-            for (uint32_t e = t->set_first[now]; e < t->set_first[now + 1]; e++)
-                pn_set_source(&w, t->set_nodes[e], 1);
+            pn_move_change(&w, cur[r] == PN_NO_MOVE ? PN_NO_MOVE : d->move_off[r] + cur[r],
+                           d->move_off[r] + joint[r]);
             cur[r] = joint[r];
         }
         pn_wave_run(&w);
@@ -499,14 +672,17 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
         uint8_t *gb = pn_goal_bytes(d, s);
         if (s->head.to_move == MIAI_NOBODY)
             for (uint32_t i = 0; i < d->n_goals; i++)
-                if (v[d->goal_node[i]] && d->goal_value[i] > gb[d->goal_role[i]])
+                if ((w.v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
                     gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
         plies++;
-        if (shadow) {
-            pn_play_plain(g, shadow, joint);
-            if (memcmp(shadow, state, g->facts.state_size) != 0) (*bad)++;
+        if (check) {
+            memcpy(state_legal, lb, sizeof(uint64_t) * d->legal_words);
+            pn_play_plain(g, check->shadow, joint);
+            if (memcmp(check->shadow, state, g->facts.state_size) != 0) check->bad++;
+            if (!pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
         }
     }
+    memcpy(state_legal, lb, sizeof(uint64_t) * d->legal_words);
     if (trace_len) *trace_len = tl;
     return plies;
 }
@@ -516,7 +692,7 @@ uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
     const pn_data *d = g->data;
     if (!d->diff.enabled)
         return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
-    return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL, NULL);
+    return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL);
 }
 
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
@@ -529,18 +705,20 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
     uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);
     uint8_t *fast = malloc(size), *shadow = malloc(size), *plain = malloc(size);
     miai_move *t1 = malloc(sizeof *t1 * cap), *t2 = malloc(sizeof *t2 * cap);
+    pn_check_ctx ctx = {.shadow = shadow, .v = malloc(d->n_nodes),
+                        .cnt = malloc(sizeof(int32_t) * d->n_nodes)};
     int rc = MIAI_ENOMEM;
-    if (fast && shadow && plain && t1 && t2) {
+    if (fast && shadow && plain && t1 && t2 && ctx.v && ctx.cnt) {
         memcpy(fast, state, size);
         memcpy(shadow, state, size);
         memcpy(plain, state, size);
         miai_rng r1, r2;
         miai_rng_seed(&r1, seed);
         miai_rng_seed(&r2, seed);
-        uint32_t bad = 0, l1 = 0, l2 = 0;
-        *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, shadow, &bad);
+        uint32_t l1 = 0, l2 = 0;
+        *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx);
         uint32_t p2 = miai_generic_playout(g, plain, &r2, t2, cap, &l2);
-        int same = bad == 0 && p2 == *plies && l1 == l2 &&
+        int same = ctx.bad == 0 && p2 == *plies && l1 == l2 &&
                    memcmp(t1, t2, sizeof *t1 * l1) == 0 && memcmp(fast, plain, size) == 0;
         rc = same ? MIAI_OK : MIAI_ECORRUPT;
     }
@@ -549,5 +727,7 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
     free(plain);
     free(t1);
     free(t2);
+    free(ctx.v);
+    free(ctx.cnt);
     return rc;
 }

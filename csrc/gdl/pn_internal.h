@@ -29,44 +29,51 @@ typedef struct {
 
 enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
 
-/* What the differential engine does when a node's value changes besides telling its
- * outputs: a legal-move bit or a next-state bit follows it (pn_diff.c). */
-/* An edge of the differential engine: the gate it reaches, and whether that gate's
- * count goes down when the node turns true (an input of a NOT) or is not counted at
- * all (a gate of a cyclic range, settled by reading its inputs). */
+/* An edge of the differential engine (4 bytes): the gate it reaches, and whether that
+ * gate's counter goes down when the node turns true (an input of a NOT) or is not
+ * counted at all (a gate of a cyclic range, settled by reading its inputs). */
 #define PN_EDGE_NEGATED 0x80000000u
 #define PN_EDGE_RANGE 0x40000000u
 #define PN_EDGE_NODE 0x3fffffffu
 
-#define PN_THRESH_RANGE 0x80000000u
+/* A node value of the differential engine: bit 0 the value, bit 1 the old value while
+ * a range settles, PN_V_RANGE on the nodes of cyclic ranges. */
+#define PN_V_RANGE 0x80u
 
+/* The links of node i in pn_diff_tables.link: [edge, neg) the gates that count it
+ * true, [neg, range) the NOT gates that count it false, [range, watch) the range gates
+ * it feeds, [watch, end) its watches. */
 typedef struct {
-    uint32_t node;   /* gate index | PN_EDGE_* */
-    uint32_t thresh; /* the gate's threshold (read with its count) */
-} pn_edge;
-
-typedef struct {
-    uint32_t out, out_end;     /* [out, out_end) in pn_diff_tables.out */
-    uint32_t watch, watch_end; /* [watch, watch_end) in pn_diff_tables.watch */
+    uint32_t edge, neg, range, watch, end;
 } pn_span;
 
-#define PN_WATCH_LEGAL 0x00000000u
-#define PN_WATCH_NEXT 0x80000000u
+/* A watch: (role + 1) << PN_WATCH_ROLE_SHIFT | bit (a legal-move bit), or a bit alone
+ * (a next-state bit); bits index the work block's next | legal words. */
+#define PN_WATCH_ROLE_SHIFT 28
+#define PN_WATCH_INDEX 0x0fffffffu
+
+/* The work block of a playout, one array of words (pn_diff.c, pn_wave_layout):
+ * dirty bits | next-state bits | legal-move bits | counts | counters | values. */
+typedef struct {
+    uint32_t dirty, next, legal, count, cnt, v, words;
+} pn_layout;
 
 typedef struct {
     uint8_t enabled;         /* 0: playouts fall back to the generic loop */
-    uint32_t *thresh;        /* [n] a gate is true when its count reaches this;
-                                PN_THRESH_RANGE: the node is in a cyclic range */
     uint32_t *range_id;      /* [n] range index + 1, 0 outside every range */
-    pn_span *span;           /* [n] its edges and watches */
-    pn_edge *out;            /* the gates reading each node */
-    uint32_t *watch;         /* PN_WATCH_LEGAL | global move, PN_WATCH_NEXT | base */
+    pn_span *span;           /* [n] its links */
+    uint32_t *link;          /* edges, range edges and watches of every node */
     uint32_t *base_first;    /* [n_base + 1] offsets into base_nodes */
     uint32_t *base_nodes;    /* BASE nodes of each base proposition */
     uint32_t *input_first;   /* [total moves + 1] offsets into input_nodes */
     uint32_t *input_nodes;   /* INPUT nodes of each global move */
     uint32_t *set_first;     /* [total moves + 1] offsets into set_nodes */
-    uint32_t *set_nodes;     /* MOVESET nodes whose set holds each global move */
+    uint32_t *set_nodes;     /* MOVESET nodes whose set holds each global move, increasing */
+    /* The snapshot: the work block of the initial state, no move played.  A playout
+     * starts from a copy and propagates the bases where its state differs. */
+    pn_layout lay;
+    uint64_t *base0;         /* [base_words] the initial state's base bits */
+    uint64_t *work0;         /* [lay.words] */
 } pn_diff_tables;
 
 typedef struct {

@@ -65,9 +65,11 @@ class GdlGame(Game):
 
     def check_playout(self, state: State, seed: int) -> int | None:
         """Run the C differential playout engine from ``state`` checking every ply
-        against the plain evaluation, and the whole playout against the generic loop
-        with the same ``seed``; the playout's length, or None when this game's playouts
-        do not use the engine (net too big).  Raises CorruptStateError on a difference."""
+        against the plain evaluation (the state, and every node value and gate counter
+        against a plain evaluation of the whole net), and the whole playout against the
+        generic loop with the same ``seed``; the playout's length, or None when this
+        game's playouts do not use the engine (net too big).  Raises CorruptStateError
+        on a difference."""
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
         plies = ffi.new("uint32_t *")
