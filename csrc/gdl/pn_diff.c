@@ -18,8 +18,7 @@
  *     node values.
  * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose set holds
  * one of the old and new moves only), then one wave for the base propositions that
- * the next-state bits change; the sources that change are marked dirty and the sweep
- * flips them before their gates.  A playout starts from a copy of the snapshot (the
+ * the next-state bits change.  A playout starts from a copy of the snapshot (the
  * initial state's evaluation, built with the game) and one wave for the bases where
  * its state differs.  The moves are drawn exactly
  * as miai_generic_playout draws them (same random calls, same order of the legal
@@ -308,16 +307,12 @@ static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_
     }
 }
 
-/* A source node (BASE, INPUT, MOVESET) changes value in the next wave: its dirty bit
- * is set, and the wave, which reaches it before its gates (they lie above it), flips
- * it and sends out the change as it does a gate's.  Callers name only sources that do
- * change, each at most once per wave (a base flips once, a role's move changes once,
- * and each source belongs to one base, one move or one role's set). */
-static inline void pn_source_flips(pn_wave *w, uint32_t node) {
-    uint32_t word = node >> 6;
-    w->dirty[word] ^= 1ULL << (node & 63);
-    w->dlo = word < w->dlo ? word : w->dlo;
-    w->dhi = word > w->dhi ? word : w->dhi;
+/* A source node (BASE, INPUT, MOVESET) takes value x, before a wave. */
+static inline void pn_set_source(pn_wave *w, uint32_t node, uint8_t x) {
+    if (w->v[node] == x) return;
+    w->v[node] = x;
+    if ((node >> 6) < w->dlo) w->dlo = node >> 6; /* its gates lie above */
+    pn_changed(w, node, x);
 }
 
 static inline uint8_t pn_gate_from_inputs(const pn_data *d, const uint8_t *v, uint32_t i) {
@@ -466,8 +461,9 @@ static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
     for (uint32_t word = 0; word < d->base_words; word++)
         for (uint64_t diff = base[word] ^ t->base0[word]; diff; diff &= diff - 1) {
             uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
+            uint8_t x = (uint8_t)pn_bit(base, b);
             for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
-                pn_source_flips(w, t->base_nodes[e]);
+                pn_set_source(w, t->base_nodes[e], x);
             flips++;
         }
     if (flips) pn_wave_run(w);
@@ -525,28 +521,28 @@ static int32_t pn_wave_to_move(const pn_wave *w) {
     return many > 1 ? MIAI_SIMULTANEOUS : tm;
 }
 
-/* Role r's move goes from `old` (PN_NO_MOVE: none yet) to `now` (global indices, not
- * equal): the INPUT nodes of both moves, and the MOVESET nodes whose set holds one move
- * but not the other (the two sorted lists merged) change. */
+/* Role r's move goes from `old` (PN_NO_MOVE: none yet) to `now` (global indices): its
+ * INPUT nodes, and the MOVESET nodes whose set holds one move but not the other (the
+ * two sorted lists merged). */
 static void pn_move_change(pn_wave *w, uint32_t old, uint32_t now) {
     const pn_diff_tables *t = w->t;
     const uint32_t *a = t->set_nodes, *b = t->set_nodes;
     uint32_t ia = 0, ea = 0, ib = t->set_first[now], eb = t->set_first[now + 1];
     if (old != PN_NO_MOVE) {
         for (uint32_t e = t->input_first[old]; e < t->input_first[old + 1]; e++)
-            pn_source_flips(w, t->input_nodes[e]);
+            pn_set_source(w, t->input_nodes[e], 0);
         ia = t->set_first[old];
         ea = t->set_first[old + 1];
     }
     for (uint32_t e = t->input_first[now]; e < t->input_first[now + 1]; e++)
-        pn_source_flips(w, t->input_nodes[e]);
+        pn_set_source(w, t->input_nodes[e], 1);
     while (ia < ea && ib < eb) {
-        if (a[ia] < b[ib]) pn_source_flips(w, a[ia++]);
-        else if (b[ib] < a[ia]) pn_source_flips(w, b[ib++]);
+        if (a[ia] < b[ib]) pn_set_source(w, a[ia++], 0);
+        else if (b[ib] < a[ia]) pn_set_source(w, b[ib++], 1);
         else ia++, ib++;
     }
-    while (ia < ea) pn_source_flips(w, a[ia++]);
-    while (ib < eb) pn_source_flips(w, b[ib++]);
+    while (ia < ea) pn_set_source(w, a[ia++], 0);
+    while (ib < eb) pn_set_source(w, b[ib++], 1);
 }
 
 /* Check mode: every node value and counter, the next-state and legal bits and the
@@ -642,7 +638,6 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
     const uint64_t *lb = w.legal, *next = w.next;
     uint64_t *state_legal = pn_legal_words(d, s);
-    const uint32_t *base_first = d->diff.base_first, *base_nodes = d->diff.base_nodes;
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
         int32_t tm = s->head.to_move;
         /* the moves, drawn as miai_generic_playout draws them */
@@ -670,9 +665,10 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
         for (uint32_t word = 0; word < d->base_words; word++) {
             for (uint64_t diff = flip[word]; diff; diff &= diff - 1) {
                 uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
+                uint8_t x = (uint8_t)pn_bit(s->bits, b);
                 miai_zxor(&s->head, d->zbase[b]);
-                for (uint32_t e = base_first[b], end = base_first[b + 1]; e < end; e++)
-                    pn_source_flips(&w, base_nodes[e]);
+                for (uint32_t e = d->diff.base_first[b]; e < d->diff.base_first[b + 1]; e++)
+                    pn_set_source(&w, d->diff.base_nodes[e], x);
             }
         }
         pn_wave_run(&w);
