@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import aiohttp
+import pytest
 from ggp_helpers import post, rules, served
 
 from engine.gdl.prover_game import ProverGame
@@ -155,3 +157,91 @@ def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
                 last = "(" + " ".join(joint) + ")"
             assert (await post(s, url, "(abort g)"))[1] == "aborted"
     run(main())
+
+
+class StuckThinker:
+    """A search that never answers: ``advance`` and ``pause`` block far past any
+    clock (until ``release`` is set), ``best`` has nothing."""
+
+    reasoner = "propnet"
+    budget: int | None = None
+
+    def __init__(self, release: threading.Event) -> None:
+        self.release = release
+        self.failed: str | None = None
+        self.blocked = 0  # calls that blocked
+
+    def _block(self) -> bool:
+        self.blocked += 1
+        self.release.wait(60)
+        return False
+
+    def advance(self, joint: list[str], timeout: float) -> bool:
+        return self._block()
+
+    def pause(self, timeout: float) -> bool:
+        return self._block()
+
+    def resume(self) -> None:
+        pass
+
+    def best(self, legal: list[str]) -> str | None:
+        return None
+
+    def budget_reached(self) -> bool:
+        return False
+
+    def iterations(self) -> int:
+        return 0
+
+    def close(self, timeout: float = 1.0) -> None:
+        pass
+
+
+@pytest.mark.parametrize("ponder", [True, False])
+def test_a_stuck_search_still_gets_legal_moves_on_time(ponder: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search blocks in every advance and pause and never has a best move: every
+    reply is still a legal move (the reference prover judges), inside the play clock
+    (timed by the client), and counted as a random fallback."""
+    text = rules("tictactoe")
+    oracle = ProverGame(text)
+    release = threading.Event()
+    stuck: list[StuckThinker] = []
+    play_clock, plies = 1, 5
+
+    def make(game: object, state: object, role: int) -> StuckThinker:
+        stuck.append(StuckThinker(release))
+        return stuck[-1]
+
+    async def main() -> None:
+        config = PlayerConfig(bot="uct", margin=0.3, ponder=ponder)
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            monkeypatch.setattr(player, "_thinker", make)
+            reply = await post(s, url, kif.start_text("s", "xplayer", text, 5, play_clock))
+            assert reply[1] == "ready"
+            state = oracle.initial_state()
+            last: list[str] | None = None
+            choices = 0
+            for ply in range(plies):
+                sent = time.monotonic()
+                status, body, _ = await post(s, url, kif.play_text("s", last))
+                took = time.monotonic() - sent
+                assert status == 200 and took < play_clock, (ply, took)
+                move = kif.parse_move_reply(body)
+                assert move in state.rule_moves(0), (ply, body)
+                choices += len(state.rule_moves(0)) > 1
+                last = [move, sorted(state.rule_moves(1))[0]]
+                state.play_joint(last)
+            # the search did block, and was replaced by a fresh (stuck) one
+            assert sum(t.blocked for t in stuck) >= 1 and len(stuck) > 1
+            counters = player.status()["counters"]
+            assert counters == {"move.random": choices, "move.only": plies - choices}
+            assert player.match is not None and player.match.fallbacks == choices
+            assert (await post(s, url, "(abort s)"))[1] == "aborted"
+        release.set()
+
+    try:
+        run(main())
+    finally:
+        release.set()

@@ -105,10 +105,12 @@ class GgpPlayer:
         _check_config(self.config)
         # (rules, name, time limit) -> game; tests slow it down
         self._loader = loader or self._load_rules
-        # Rule steps (moves, legal moves), grounding and hand-written bots get their
-        # own threads, so a bot that overruns its budget never delays a reply and a
-        # preview's grounding never holds up a start's.
+        # Rule steps (moves, legal moves), search control (advance, pause), grounding
+        # and hand-written bots get their own threads, so a bot that overruns its
+        # budget or a search that does not pause never delays a reply or the legal
+        # moves, and a preview's grounding never holds up a start's.
         self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
+        self._search_pool = ThreadPoolExecutor(2, "ggp-search-control")
         self._ground_pool = ThreadPoolExecutor(2, "ggp-ground")
         self._bot_pool = ThreadPoolExecutor(1, "ggp-bot")
         self.cache = cache or GroundingCache()
@@ -148,6 +150,7 @@ class GgpPlayer:
     def close(self) -> None:
         self._end()
         self._rules_pool.shutdown(wait=False, cancel_futures=True)
+        self._search_pool.shutdown(wait=False, cancel_futures=True)
         self._ground_pool.shutdown(wait=False, cancel_futures=True)
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
 
@@ -303,7 +306,7 @@ class GgpPlayer:
         thinker = match.thinker
         if thinker is not None:
             timeout = max(MIN_THINK, deadline - loop.time())
-            work = loop.run_in_executor(self._rules_pool, thinker.advance, list(moves),
+            work = loop.run_in_executor(self._search_pool, thinker.advance, list(moves),
                                         timeout)
             ok = await _wait_until(work, deadline + 0.05)
             if not ok or not work.result():
@@ -372,8 +375,11 @@ class GgpPlayer:
         self.counters[f"move.{source}"] += 1
 
     def _pause_pondering(self, match: Match) -> None:
-        if not self.config.ponder and match.thinker is not None:
-            match.thinker.pause(0.0)
+        """Without pondering, ask the search to pause (on a search-control thread:
+        the event loop never waits for the search)."""
+        thinker = match.thinker
+        if not self.config.ponder and thinker is not None:
+            self._search_pool.submit(thinker.pause, 0.0)
 
     async def _legal(self, match: Match, deadline: float) -> list[str]:
         """Our legal moves, from the loaded game, else from the reference prover
