@@ -120,7 +120,7 @@ class GgpPlayer:
         self.spec = spec
         self.is_search = spec.name not in BOTS
         if self.is_search:  # fail now, not in a match, on a bad spec
-            algorithm_from_spec(spec.name, dict(spec.without(SEARCH_KEYS).params))
+            self.algorithm()
         self.match: Match | None = None
         self._lock = asyncio.Lock()
         self._rng = random.Random(self.config.seed)
@@ -170,6 +170,11 @@ class GgpPlayer:
                 "iterations": thinker.iterations() if thinker is not None else 0,
                 "error": match.error}
         return out
+
+    def algorithm(self) -> object:
+        """The search algorithm of the bot spec (presets resolved), e.g. for
+        ``ggp-ucd`` ``UCD(c=0.4, d1=2, d2=1, d3=2)``; only for search bots."""
+        return algorithm_from_spec(self.spec.name, dict(self.spec.without(SEARCH_KEYS).params))
 
     # -- grounding -------------------------------------------------------------------
 
@@ -256,8 +261,7 @@ class GgpPlayer:
         spec's algorithm for the game (e.g. the papers' algorithms other than UCD take
         one or two roles only; docs/ggp.md).  On
         the prover (no propnet): the prover search (decoupled UCT) with the spec's c."""
-        params = dict(self.spec.without(SEARCH_KEYS).params)
-        algorithm = algorithm_from_spec(self.spec.name, params)
+        algorithm = self.algorithm()
         seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
         if isinstance(game, ProverGame):
             c = float(getattr(algorithm, "c", UCT.c))
