@@ -139,7 +139,7 @@ def test_ggp_ucd_searches_a_three_player_game_with_ucd() -> None:
             assert reply[1] == "ready"
             state = oracle.initial_state()
             last: list[str] | None = None
-            for _ in range(3):  # red, yellow, blue move in turn
+            for _ in range(4):  # red, yellow, blue move in turn; red again at the end
                 move = kif.parse_move_reply((await post(s, url, kif.play_text("u", last)))[1])
                 assert move in state.rule_moves(0)
                 last = [move] + [sorted(state.rule_moves(r))[0] for r in (1, 2)]

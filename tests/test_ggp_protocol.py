@@ -142,6 +142,9 @@ def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
             state = oracle.initial_state()
             last = "nil"
             for ply in range(6):
+                if state.is_terminal():  # x can win from ply 4 on (not before)
+                    assert ply >= 5
+                    break
                 if ply == 3:
                     release.set()
                     await asyncio.sleep(0.3)
@@ -245,3 +248,4 @@ def test_a_stuck_search_still_gets_legal_moves_on_time(ponder: bool,
         run(main())
     finally:
         release.set()
+

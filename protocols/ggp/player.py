@@ -66,7 +66,8 @@ class PlayerConfig:
     bot: str = DEFAULT_BOT
     name: str = "miai"
     margin: float = 0.6         # seconds kept back from every clock
-    max_think: float | None = None  # cap on seconds per move (tests, quick matches)
+    max_think: float | None = None  # cap on thinking seconds per move (tests, quick
+    # matches); rule steps and the search's advance still get the clock's time
     ponder: bool = True         # search on the opponents' time and between requests
     seed: int = 0
     ground_seconds: float | None = None  # grounding time bound (default: from the clocks)
@@ -333,8 +334,12 @@ class GgpPlayer:
     async def _play(self, match: Match, msg: kif.Play, arrival: float) -> str:
         loop = asyncio.get_running_loop()
         deadline = arrival + match.play_clock - self.config.margin
+        # max_think caps the thinking only: the rule steps and the search's advance
+        # keep the clock's time (with a small cap they would get none, and a search
+        # never told of the moves would think about the old position)
+        think_until = deadline
         if self.config.max_think is not None:
-            deadline = min(deadline, arrival + self.config.max_think)
+            think_until = min(deadline, arrival + self.config.max_think)
         fallback_at = deadline - min(FALLBACK_SECONDS, match.play_clock / 4)
         await self._observe(match, msg.moves, fallback_at)
         if match.loading is not None and not match.loading.done():
@@ -355,15 +360,15 @@ class GgpPlayer:
         if thinker is not None:
             thinker.resume()
             if thinker.budget is None:
-                await asyncio.sleep(max(0.0, deadline - loop.time()))
+                await asyncio.sleep(max(0.0, think_until - loop.time()))
             else:  # answer as soon as the iteration budget is spent
-                while loop.time() < deadline and not thinker.budget_reached():
-                    await asyncio.sleep(min(BUDGET_POLL, max(0.0, deadline - loop.time())))
+                while loop.time() < think_until and not thinker.budget_reached():
+                    await asyncio.sleep(min(BUDGET_POLL, max(0.0, think_until - loop.time())))
             move = thinker.best(legal)
             source = f"{thinker.reasoner}-search"
             self._pause_pondering(match)
         elif not self.is_search and isinstance(match.game, GdlGame):
-            move = await self._bot_move(match, deadline)
+            move = await self._bot_move(match, think_until)
             source = "bot"
         if move is None or move not in legal:
             match.fallbacks += 1
