@@ -16,8 +16,9 @@ from ggp_helpers import post, rules, served
 
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
-from protocols.ggp.player import PlayerConfig
+from protocols.ggp.player import GgpPlayer, PlayerConfig
 from protocols.ggp.rules import load_rules
+from protocols.ggp.thinker import SearchThinker
 
 TTT = rules("tictactoe")
 FAST = PlayerConfig(bot="uct", max_think=0.1, margin=0.3)
@@ -249,3 +250,58 @@ def test_a_stuck_search_still_gets_legal_moves_on_time(ponder: bool,
     finally:
         release.set()
 
+
+def caught_up(player: GgpPlayer) -> bool:
+    """The player's search is at the match's position."""
+    match = player.match
+    thinker = None if match is None else match.thinker
+    return (isinstance(thinker, SearchThinker) and match is not None
+            and match.state is not None
+            and thinker.position().to_bytes() == match.state.to_bytes())
+
+
+def test_a_joint_move_applied_late_is_waited_for_and_restarts_the_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One joint move reaches the rules only after the point where the search must be
+    told of it (as when the rule threads are busy): the legal moves wait for it (not
+    those of the position before), and the search, which could not follow, starts
+    again from the new position."""
+    text = rules("tictactoe")
+    oracle = ProverGame(text)
+    play_clock, delay = 2, 1.4  # the reply is due at 1.7 s, the search told by 1.2 s
+
+    async def main() -> None:
+        config = PlayerConfig(bot="uct", max_think=0.1, margin=0.3)
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            apply = player._apply
+            calls = 0
+
+            def late_apply(match: object, moves: tuple[str, ...]) -> None:
+                nonlocal calls
+                calls += 1
+                if calls == 2:  # the joint move of ply 1, sent with the play of ply 2
+                    time.sleep(delay)
+                apply(match, moves)  # type: ignore[arg-type]
+
+            monkeypatch.setattr(player, "_apply", late_apply)
+            reply = await post(s, url, kif.start_text("d", "xplayer", text, 5, play_clock))
+            assert reply[1] == "ready"
+            state = oracle.initial_state()
+            last: list[str] | None = None
+            for ply in range(4):
+                sent = time.monotonic()
+                body = (await post(s, url, kif.play_text("d", last)))[1]
+                assert time.monotonic() - sent < play_clock
+                move = kif.parse_move_reply(body)
+                assert move in state.rule_moves(0), (ply, body)
+                last = [move, sorted(state.rule_moves(1))[0]]
+                if ply == 2:  # the search runs again, from the position of this ply
+                    end = time.monotonic() + 5
+                    while not caught_up(player) and time.monotonic() < end:
+                        await asyncio.sleep(0.02)
+                    assert caught_up(player)
+                    assert player.match is not None and player.match.state.ply == 2
+                state.play_joint(last)
+            assert (await post(s, url, "(abort d)"))[1] == "aborted"
+
+    run(main())

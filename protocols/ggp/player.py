@@ -27,6 +27,7 @@ import asyncio
 import logging
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -90,7 +91,9 @@ class Match:
     loading: asyncio.Future | None = None
     error: str | None = None
     prover: ProverGame | None = None  # legal moves while grounding is not done
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    # guards game, state, history; notified when a joint move joins the history
+    lock: threading.Condition = field(default_factory=threading.Condition)
+    received: int = 0  # joint moves the game master sent (event loop only)
     moves_answered: int = 0
     fallbacks: int = 0
     reasoner: str = "grounding"  # then "propnet" or "prover"
@@ -288,6 +291,7 @@ class GgpPlayer:
         """Record the joint move and, when the game is loaded, play it (any thread)."""
         with match.lock:
             match.history.append(moves)
+            match.lock.notify_all()
             if match.game is None or match.state is None:
                 return  # _load replays the history once the game is ready
             try:
@@ -305,8 +309,15 @@ class GgpPlayer:
         if moves is None:
             return
         loop = asyncio.get_running_loop()
+        match.received += 1
         work = loop.run_in_executor(self._rules_pool, self._apply, match, moves)
         if not await _wait_until(work, deadline):
+            # The search cannot follow a move it is not given: left as it is, it would
+            # search the old position.  A fresh search once the move is applied.
+            thinker = match.thinker
+            if thinker is not None:
+                self._drop_search(match, thinker, "the joint move was not applied in time")
+                work.add_done_callback(lambda _: self._restart_soon(match))
             return
         thinker = match.thinker
         if thinker is not None:
@@ -315,10 +326,18 @@ class GgpPlayer:
                                         timeout)
             ok = await _wait_until(work, deadline + 0.05)
             if not ok or not work.result():
-                log.warning("match %s: search restarted (%s)", match.match_id, thinker.failed)
-                match.thinker = None
-                thinker.close(timeout=0)
-                loop.run_in_executor(self._rules_pool, self._restart, match)
+                self._drop_search(match, thinker, thinker.failed or "no advance in time")
+                self._restart_soon(match)
+
+    def _drop_search(self, match: Match, thinker: Thinker, why: str) -> None:
+        log.warning("match %s: search restarted (%s)", match.match_id, why)
+        if match.thinker is thinker:
+            match.thinker = None
+        thinker.close(timeout=0)
+
+    def _restart_soon(self, match: Match) -> None:
+        if self.match is match:
+            asyncio.get_running_loop().run_in_executor(self._rules_pool, self._restart, match)
 
     def _restart(self, match: Match) -> None:
         """A fresh search from the match's position (after a failed advance)."""
@@ -392,11 +411,18 @@ class GgpPlayer:
 
     async def _legal(self, match: Match, deadline: float) -> list[str]:
         """Our legal moves, from the loaded game, else from the reference prover
-        (when grounding is still running); [] when neither answers by ``deadline``."""
+        (when grounding is still running); [] when neither answers by ``deadline``.
+        Only once every joint move received is in the history: a rule step still
+        waiting for a thread must not leave us answering for the position before."""
         loop = asyncio.get_running_loop()
+        received = match.received
+        end = time.monotonic() + (deadline - loop.time())
 
         def from_rules() -> list[str]:
             with match.lock:
+                if not match.lock.wait_for(lambda: len(match.history) >= received,
+                                           end - time.monotonic()):
+                    return []
                 if match.game is not None and match.state is not None:
                     if match.state.is_terminal():
                         return []

@@ -170,6 +170,10 @@ class SearchThinker:
             return None
         return result.best_text
 
+    def position(self) -> State:
+        """A copy of the position searched (the root)."""
+        return self._search.state
+
     def kept_line(self) -> tuple[float, list[str]]:
         """Puzzles: the best complete line's goal (0..1; -1 when none) and its moves
         from the current root."""
