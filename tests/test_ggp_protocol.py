@@ -305,3 +305,34 @@ def test_a_joint_move_applied_late_is_waited_for_and_restarts_the_search(
             assert (await post(s, url, "(abort d)"))[1] == "aborted"
 
     run(main())
+
+
+@pytest.mark.parametrize("ponder", [True, False])
+def test_pondering_searches_between_requests_only_when_on(ponder: bool) -> None:
+    """After our reply, with no request pending, the match's iteration count (status)
+    grows while pondering and stays put without it; either way it grew on our clock."""
+    text = rules("tictactoe")
+
+    def iterations(player: GgpPlayer) -> int:
+        match = player.status()["match"]
+        assert isinstance(match, dict)
+        return int(match["iterations"])
+
+    async def main() -> None:
+        config = PlayerConfig(bot="uct", max_think=0.2, margin=0.3, ponder=ponder)
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            reply = await post(s, url, kif.start_text("q", "xplayer", text, 5, 2))
+            assert reply[1] == "ready"
+            await asyncio.sleep(0.3)  # without pondering, the search is paused by now
+            before_move = iterations(player)
+            move = kif.parse_move_reply((await post(s, url, "(play q nil)"))[1])
+            assert player.status()["counters"] == {"move.propnet-search": 1}, move
+            await asyncio.sleep(0.3)  # a batch in flight at the reply ends meanwhile
+            after_move = iterations(player)
+            assert after_move > before_move  # searched on our clock
+            await asyncio.sleep(0.5)
+            later = iterations(player)
+            assert (later > after_move) if ponder else (later == after_move)
+            assert (await post(s, url, "(abort q)"))[1] == "aborted"
+
+    run(main())
