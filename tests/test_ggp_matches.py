@@ -10,12 +10,17 @@ import asyncio
 import json
 import logging
 
+import aiohttp
 import pytest
-from ggp_helpers import rules
+from ggp_helpers import post, rules, served
 
 from engine.gdl.prover_game import ProverGame
+from engine.search import UCD, UCT
+from protocols.ggp import kif
 from protocols.ggp.gamemaster import MatchRecord
 from protocols.ggp.local import run_series
+from protocols.ggp.player import GgpPlayer, PlayerConfig
+from protocols.ggp.thinker import SearchThinker
 
 PLAY_CLOCK = 2
 GAMES = [
@@ -101,3 +106,52 @@ def test_ggp_ucd_plays_a_three_player_game_with_ucd_itself(caplog: pytest.LogCap
         (record,) = play("3pConnectFour", bot="ggp-ucd")
     check_with_prover("3pConnectFour", record)
     assert not [r for r in caplog.records if "does not take" in r.getMessage()]
+
+
+def test_ggp_ucd_preset_is_the_papers_ucd() -> None:
+    """``ggp-ucd`` is UCD with the UCD paper's GGP setting (section 4.4): c = 40 on
+    the 0..100 goal scale, i.e. 0.4 on rewards 0..1, and (d1, d2, d3) = (2, 1, 2)."""
+    player = GgpPlayer(PlayerConfig(bot="ggp-ucd"))
+    try:
+        algorithm = player.algorithm()
+        assert type(algorithm) is UCD
+        assert (algorithm.c, algorithm.d1, algorithm.d2, algorithm.d3) == (0.4, 2, 1, 2)
+        assert algorithm == UCD(c=0.4, d1=2, d2=1, d3=2)  # every other field the default
+    finally:
+        player.close()
+    default = GgpPlayer(PlayerConfig())
+    try:
+        assert default.algorithm() == UCT(c=0.4)
+    finally:
+        default.close()
+
+
+def test_ggp_ucd_searches_a_three_player_game_with_ucd() -> None:
+    """Over HTTP, our ggp-ucd player's search on 3pConnectFour runs UCD with the
+    preset's parameters (no fallback to UCT), and its moves come from that search."""
+    text = rules("3pConnectFour")
+    oracle = ProverGame(text)
+
+    async def main() -> None:
+        config = PlayerConfig(bot="ggp-ucd", max_think=0.2, margin=0.3)
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            reply = await post(s, url, kif.start_text("u", "red", text, 10, 2))
+            assert reply[1] == "ready"
+            state = oracle.initial_state()
+            last: list[str] | None = None
+            for _ in range(4):  # red, yellow, blue move in turn; red again at the end
+                move = kif.parse_move_reply((await post(s, url, kif.play_text("u", last)))[1])
+                assert move in state.rule_moves(0)
+                last = [move] + [sorted(state.rule_moves(r))[0] for r in (1, 2)]
+                state.play_joint(last)
+            assert player.match is not None
+            thinker = player.match.thinker
+            assert isinstance(thinker, SearchThinker)
+            assert thinker.algorithm == UCD(c=0.4, d1=2, d2=1, d3=2)
+            assert thinker.iterations() > 0
+            # the report of the algorithm the C search was configured with
+            assert thinker._search.result().extra["ucd"]["depths"] == [2, 1, 2]
+            assert player.match.moves_by["propnet-search"] >= 1
+            assert (await post(s, url, "(abort u)"))[1] == "aborted"
+
+    asyncio.run(main())

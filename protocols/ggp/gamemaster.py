@@ -4,9 +4,12 @@ Like ggp-base's server it sends ``start`` to every player, then ``play`` with th
 previous joint move (``nil`` first) until the game ends, then ``stop``.  Every move
 is checked: a move that is illegal, unparseable, or later than the play clock plus
 ``grace`` seconds (measured from sending the request) is replaced by a uniformly
-random legal move and recorded as an error.  A match's record (:class:`MatchRecord`)
-holds the moves, goals, each move's answer time and the errors, and is written as
-JSON.  Players that do not answer ``start`` in time still get play requests.
+random legal move and recorded as an error.  The game master waits ``LATE_WAIT``
+seconds longer than that limit, so a late reply is received and recorded as late
+(with its time); a player silent even then is recorded as giving no reply.  A
+match's record (:class:`MatchRecord`) holds the moves, goals, each move's answer
+time and the errors, and is written as JSON.  Players that do not answer ``start``
+in time still get play requests.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from protocols.ggp.client import send
 from protocols.ggp.rules import AnyGame, apply_joint, canonical, goals, legal_texts, load_rules
 
 DEFAULT_GRACE = 1.0
+LATE_WAIT = 1.0  # seconds past play clock + grace that a late reply is still read
 GROUND_SECONDS = 600.0  # the game master needs the propnet before it starts
 MAX_PLIES = 10_000
 
@@ -111,13 +115,13 @@ async def _play_match(spec: MatchSpec, game: AnyGame, roles: list[str],
     last: list[str] | None = None
     while not state.is_terminal() and len(record.moves) < MAX_PLIES:
         body = kif.play_text(spec.match_id, last)
+        limit = spec.play_clock + spec.grace
         answers = await asyncio.gather(*[
-            send(session, url, body, spec.play_clock + spec.grace) for url in spec.players])
+            send(session, url, body, limit + LATE_WAIT) for url in spec.players])
         joint: list[MoveRecord] = []
         for r, (role, answer) in enumerate(zip(roles, answers, strict=True)):
             legal = legal_texts(game, state, r)
-            move, problem = _checked(answer.text, answer.error, legal,
-                                     answer.seconds, spec.play_clock + spec.grace)
+            move, problem = _checked(answer.text, answer.error, legal, answer.seconds, limit)
             if problem is not None:
                 record.errors.append(f"ply {len(record.moves)} {role}: {problem}")
                 move = rng.choice(legal)
@@ -139,7 +143,7 @@ def _checked(text: str | None, error: str | None, legal: list[str], seconds: flo
     if text is None:
         return "", error or "no reply"
     if seconds > limit:
-        return "", f"late ({seconds:.2f} s)"
+        return "", f"late ({seconds:.2f} s, limit {limit:.2f} s)"
     try:
         move = canonical(kif.parse_move_reply(text))
     except MiaiError:

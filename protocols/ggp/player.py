@@ -27,6 +27,7 @@ import asyncio
 import logging
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -66,7 +67,8 @@ class PlayerConfig:
     bot: str = DEFAULT_BOT
     name: str = "miai"
     margin: float = 0.6         # seconds kept back from every clock
-    max_think: float | None = None  # cap on seconds per move (tests, quick matches)
+    max_think: float | None = None  # cap on thinking seconds per move (tests, quick
+    # matches); rule steps and the search's advance still get the clock's time
     ponder: bool = True         # search on the opponents' time and between requests
     seed: int = 0
     ground_seconds: float | None = None  # grounding time bound (default: from the clocks)
@@ -89,7 +91,9 @@ class Match:
     loading: asyncio.Future | None = None
     error: str | None = None
     prover: ProverGame | None = None  # legal moves while grounding is not done
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    # guards game, state, history; notified when a joint move joins the history
+    lock: threading.Condition = field(default_factory=threading.Condition)
+    received: int = 0  # joint moves the game master sent (event loop only)
     moves_answered: int = 0
     fallbacks: int = 0
     reasoner: str = "grounding"  # then "propnet" or "prover"
@@ -105,10 +109,12 @@ class GgpPlayer:
         _check_config(self.config)
         # (rules, name, time limit) -> game; tests slow it down
         self._loader = loader or self._load_rules
-        # Rule steps (moves, legal moves), grounding and hand-written bots get their
-        # own threads, so a bot that overruns its budget never delays a reply and a
-        # preview's grounding never holds up a start's.
+        # Rule steps (moves, legal moves), search control (advance, pause), grounding
+        # and hand-written bots get their own threads, so a bot that overruns its
+        # budget or a search that does not pause never delays a reply or the legal
+        # moves, and a preview's grounding never holds up a start's.
         self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
+        self._search_pool = ThreadPoolExecutor(2, "ggp-search-control")
         self._ground_pool = ThreadPoolExecutor(2, "ggp-ground")
         self._bot_pool = ThreadPoolExecutor(1, "ggp-bot")
         self.cache = cache or GroundingCache()
@@ -118,7 +124,7 @@ class GgpPlayer:
         self.spec = spec
         self.is_search = spec.name not in BOTS
         if self.is_search:  # fail now, not in a match, on a bad spec
-            algorithm_from_spec(spec.name, dict(spec.without(SEARCH_KEYS).params))
+            self.algorithm()
         self.match: Match | None = None
         self._lock = asyncio.Lock()
         self._rng = random.Random(self.config.seed)
@@ -148,6 +154,7 @@ class GgpPlayer:
     def close(self) -> None:
         self._end()
         self._rules_pool.shutdown(wait=False, cancel_futures=True)
+        self._search_pool.shutdown(wait=False, cancel_futures=True)
         self._ground_pool.shutdown(wait=False, cancel_futures=True)
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
 
@@ -167,6 +174,11 @@ class GgpPlayer:
                 "iterations": thinker.iterations() if thinker is not None else 0,
                 "error": match.error}
         return out
+
+    def algorithm(self) -> object:
+        """The search algorithm of the bot spec (presets resolved), e.g. for
+        ``ggp-ucd`` ``UCD(c=0.4, d1=2, d2=1, d3=2)``; only for search bots."""
+        return algorithm_from_spec(self.spec.name, dict(self.spec.without(SEARCH_KEYS).params))
 
     # -- grounding -------------------------------------------------------------------
 
@@ -253,8 +265,7 @@ class GgpPlayer:
         spec's algorithm for the game (e.g. the papers' algorithms other than UCD take
         one or two roles only; docs/ggp.md).  On
         the prover (no propnet): the prover search (decoupled UCT) with the spec's c."""
-        params = dict(self.spec.without(SEARCH_KEYS).params)
-        algorithm = algorithm_from_spec(self.spec.name, params)
+        algorithm = self.algorithm()
         seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
         if isinstance(game, ProverGame):
             c = float(getattr(algorithm, "c", UCT.c))
@@ -280,6 +291,7 @@ class GgpPlayer:
         """Record the joint move and, when the game is loaded, play it (any thread)."""
         with match.lock:
             match.history.append(moves)
+            match.lock.notify_all()
             if match.game is None or match.state is None:
                 return  # _load replays the history once the game is ready
             try:
@@ -297,20 +309,35 @@ class GgpPlayer:
         if moves is None:
             return
         loop = asyncio.get_running_loop()
+        match.received += 1
         work = loop.run_in_executor(self._rules_pool, self._apply, match, moves)
         if not await _wait_until(work, deadline):
+            # The search cannot follow a move it is not given: left as it is, it would
+            # search the old position.  A fresh search once the move is applied.
+            thinker = match.thinker
+            if thinker is not None:
+                self._drop_search(match, thinker, "the joint move was not applied in time")
+                work.add_done_callback(lambda _: self._restart_soon(match))
             return
         thinker = match.thinker
         if thinker is not None:
             timeout = max(MIN_THINK, deadline - loop.time())
-            work = loop.run_in_executor(self._rules_pool, thinker.advance, list(moves),
+            work = loop.run_in_executor(self._search_pool, thinker.advance, list(moves),
                                         timeout)
             ok = await _wait_until(work, deadline + 0.05)
             if not ok or not work.result():
-                log.warning("match %s: search restarted (%s)", match.match_id, thinker.failed)
-                match.thinker = None
-                thinker.close(timeout=0)
-                loop.run_in_executor(self._rules_pool, self._restart, match)
+                self._drop_search(match, thinker, thinker.failed or "no advance in time")
+                self._restart_soon(match)
+
+    def _drop_search(self, match: Match, thinker: Thinker, why: str) -> None:
+        log.warning("match %s: search restarted (%s)", match.match_id, why)
+        if match.thinker is thinker:
+            match.thinker = None
+        thinker.close(timeout=0)
+
+    def _restart_soon(self, match: Match) -> None:
+        if self.match is match:
+            asyncio.get_running_loop().run_in_executor(self._rules_pool, self._restart, match)
 
     def _restart(self, match: Match) -> None:
         """A fresh search from the match's position (after a failed advance)."""
@@ -326,8 +353,12 @@ class GgpPlayer:
     async def _play(self, match: Match, msg: kif.Play, arrival: float) -> str:
         loop = asyncio.get_running_loop()
         deadline = arrival + match.play_clock - self.config.margin
+        # max_think caps the thinking only: the rule steps and the search's advance
+        # keep the clock's time (with a small cap they would get none, and a search
+        # never told of the moves would think about the old position)
+        think_until = deadline
         if self.config.max_think is not None:
-            deadline = min(deadline, arrival + self.config.max_think)
+            think_until = min(deadline, arrival + self.config.max_think)
         fallback_at = deadline - min(FALLBACK_SECONDS, match.play_clock / 4)
         await self._observe(match, msg.moves, fallback_at)
         if match.loading is not None and not match.loading.done():
@@ -348,15 +379,15 @@ class GgpPlayer:
         if thinker is not None:
             thinker.resume()
             if thinker.budget is None:
-                await asyncio.sleep(max(0.0, deadline - loop.time()))
+                await asyncio.sleep(max(0.0, think_until - loop.time()))
             else:  # answer as soon as the iteration budget is spent
-                while loop.time() < deadline and not thinker.budget_reached():
-                    await asyncio.sleep(min(BUDGET_POLL, max(0.0, deadline - loop.time())))
+                while loop.time() < think_until and not thinker.budget_reached():
+                    await asyncio.sleep(min(BUDGET_POLL, max(0.0, think_until - loop.time())))
             move = thinker.best(legal)
             source = f"{thinker.reasoner}-search"
             self._pause_pondering(match)
         elif not self.is_search and isinstance(match.game, GdlGame):
-            move = await self._bot_move(match, deadline)
+            move = await self._bot_move(match, think_until)
             source = "bot"
         if move is None or move not in legal:
             match.fallbacks += 1
@@ -372,16 +403,26 @@ class GgpPlayer:
         self.counters[f"move.{source}"] += 1
 
     def _pause_pondering(self, match: Match) -> None:
-        if not self.config.ponder and match.thinker is not None:
-            match.thinker.pause(0.0)
+        """Without pondering, ask the search to pause (on a search-control thread:
+        the event loop never waits for the search)."""
+        thinker = match.thinker
+        if not self.config.ponder and thinker is not None:
+            self._search_pool.submit(thinker.pause, 0.0)
 
     async def _legal(self, match: Match, deadline: float) -> list[str]:
         """Our legal moves, from the loaded game, else from the reference prover
-        (when grounding is still running); [] when neither answers by ``deadline``."""
+        (when grounding is still running); [] when neither answers by ``deadline``.
+        Only once every joint move received is in the history: a rule step still
+        waiting for a thread must not leave us answering for the position before."""
         loop = asyncio.get_running_loop()
+        received = match.received
+        end = time.monotonic() + (deadline - loop.time())
 
         def from_rules() -> list[str]:
             with match.lock:
+                if not match.lock.wait_for(lambda: len(match.history) >= received,
+                                           end - time.monotonic()):
+                    return []
                 if match.game is not None and match.state is not None:
                     if match.state.is_terminal():
                         return []

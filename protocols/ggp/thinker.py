@@ -50,6 +50,7 @@ class SearchThinker:
         self._state = state.copy()
         self._rng = random.Random(seed)
         self._search = Search(state, algorithm, seed=seed, max_nodes=max_nodes, role=role)
+        self.algorithm = algorithm  # what the search runs (the player may fall back to UCT)
         self.puzzle = game.n_roles == 1
         self.line = BestLine()
         self._cv = threading.Condition()
@@ -154,8 +155,7 @@ class SearchThinker:
         if self.failed is not None:
             return None
         if self.puzzle:
-            with self._cv:
-                goal, line = self.line.goal, list(self.line.moves)
+            goal, line = self.kept_line()
         try:
             result = self._search.result()
         except MiaiError:
@@ -169,6 +169,16 @@ class SearchThinker:
         if result.role != self.role:
             return None
         return result.best_text
+
+    def position(self) -> State:
+        """A copy of the position searched (the root)."""
+        return self._search.state
+
+    def kept_line(self) -> tuple[float, list[str]]:
+        """Puzzles: the best complete line's goal (0..1; -1 when none) and its moves
+        from the current root."""
+        with self._cv:
+            return self.line.goal, list(self.line.moves)
 
     def budget_reached(self) -> bool:
         return False
