@@ -123,7 +123,7 @@ static inline double duct_total(const miai_edge *edges, uint32_t first, uint32_t
     return total;
 }
 
-/* A node got its edges: room for its factor (all counts 0: factor 0). */
+/* A node got its edges (all n^D = 0): room for its factor. */
 static void duct_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     auct_data *a = p->data;
     if (a->no_factor) return;
@@ -142,9 +142,8 @@ static void duct_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
         a->factor = f;
         a->factor_cap = cap;
     }
-    const miai_node *x = &s->dag.nodes[node];
-    a->factor[node] = duct_factor(p->cfg.c, duct_total(s->dag.edges, x->first_edge,
-                                                       x->first_edge + x->n_edges));
+    (void)s;
+    a->factor[node] = duct_factor(p->cfg.c, 0.0); /* new edges: every n^D is 0 */
 }
 
 static void duct_on_reroot(miai_policy *p, miai_search *s) {
