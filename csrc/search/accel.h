@@ -68,12 +68,16 @@ static inline double miai_accel_weighted(double v, double q, double n) {
     return v == n ? q : v * (q / n);
 }
 
-/* Eq. (6) for the visited edges of [from, to), none of them the chosen one. */
+/* Eq. (6) for the visited edges of [from, to), none of them the chosen one.  In the
+ * edges (side == NULL) an unvisited edge has v = 0 and G = 0 (only edges on a path
+ * change, and they are counted first), so it is decayed too, without a branch on n:
+ * 0 * lambda is 0, and its eq. (7) terms below are +0.0, which leave the sums' bits
+ * as they are (each sum starts at +0.0, so it is never -0.0). */
 static inline void miai_accel_decay(double lambda, miai_edge *edges, miai_accel *side,
                                     uint32_t from, uint32_t to) {
     miai_edge *f = edges + from;
     for (uint32_t i = from; i < to; i++, f++) {
-        if (f->n == 0) continue; /* never chosen: v is 0 and stays 0 */
+        if (side && f->n == 0) continue; /* never chosen: v is 0 and stays 0 */
         float *v = side ? &side[i].v : &f->alg_b;
         /* eq. (6): v <- v lambda + [selected], here not selected */
         *v = (float)((double)*v * lambda);
@@ -89,14 +93,15 @@ static inline void miai_accel_decay_sum(double lambda, miai_edge *edges, miai_ac
     miai_edge *f = edges + from;
     for (uint32_t i = from; i < to; i++, f++) {
         const uint32_t n_i = f->n;
-        if (n_i == 0) continue;
+        if (side && n_i == 0) continue;
         float *v = side ? &side[i].v : &f->alg_b;
         /* eq. (6), not selected */
         const float vf = (float)((double)*v * lambda);
         *v = vf;
-        const double n = n_i, q = side ? side[i].g : f->alg_a;
+        /* n_i = 0 (edges only): weighted with n = 1 gives 0 * (q / 1) = +0.0 */
+        const double n = n_i, q = side ? side[i].g : f->alg_a, n1 = n_i | (n_i == 0);
         tt += n;
-        nu += miai_accel_weighted(vf, flip ? n - q : q, n);
+        nu += miai_accel_weighted(vf, flip ? n1 - q : q, n1);
         de += vf;
     }
     *num = nu;
