@@ -5,6 +5,7 @@ iteration by iteration against tests/reference/auct.py, the paper's identities
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ from engine.errors import InvalidArgumentError
 from engine.search import AUCT, DUCT, UCT, Search, algorithm_from_spec
 from tests.reference import auct as rauct
 from tests.reference import mcts as rmcts
-from tests.variant_dump import edge_records, root_stats, terms
+from tests.test_auct_rave import ACC_FLAG, Replay
+from tests.variant_dump import edge_records, random_walk_state, root_stats, terms
 
 
 def f32(x: float) -> float:
@@ -159,14 +161,24 @@ def test_c_auct_backup_replays_the_reference(name, lam):
         assert t[3] == pytest.approx(want, abs=1e-9) or (math.isinf(t[3]) and math.isinf(want))
 
 
-@pytest.mark.parametrize("lam", [0.9, 0.999])
-def test_c_duct_backup_replays_the_reference(lam):
-    """Eq. (3)/(4) on every edge of every node of the path; selection eq. (2)."""
-    game = games.create("tictactoe")
-    search = Search(game.initial_state(), DUCT(c=0.5, lam=lam), seed=8, mode="tree")
+DUCT_CASES = [("tictactoe", "tree", 0.9, 0, 8), ("tictactoe", "tree", 0.999, 0, 8),
+              ("tictactoe", "dag", 0.9, 2, 11), ("leftright:steps=10", "dag", 0.5, 0, 12),
+              ("connect4", "dag", 0.99, 6, 13), ("hex:size=4", "tree", 0.95, 3, 14)]
+
+
+@pytest.mark.parametrize(("spec", "mode", "lam", "plies", "seed"), DUCT_CASES)
+def test_c_duct_backup_replays_the_reference(spec, mode, lam, plies, seed):
+    """Eq. (3)/(4) on every edge of every node of the path, every iteration; selection
+    eq. (2).  The reference keeps n^D as float32 as C does (eq. 4 divides by the stored
+    count), so the ratios agree to 1e-9 and the counts exactly; tree and DAG mode, from
+    the initial position and from random ones."""
+    game = games.create_from_spec(spec)
+    state = random_walk_state(game, plies, random.Random(seed))
+    search = Search(state, DUCT(c=0.5, lam=lam), seed=seed, mode=mode)
     nd: dict[tuple[int, int], float] = {}
     rd: dict[tuple[int, int], float] = {}
     before = snapshot(search)
+    checked = 0
     for _ in range(150):
         search.run(iterations=1)
         after = snapshot(search)
@@ -175,19 +187,74 @@ def test_c_duct_backup_replays_the_reference(lam):
             hit = keys[chosen]
             reward = after[hit].sum - getattr(before.get(hit), "sum", 0.0)
             n2, r2 = rauct.duct_update([nd.get(k, 0.0) for k in keys],
-                                       [rd.get(k, 0.0) for k in keys], chosen, reward, lam)
+                                       [rd.get(k, 0.0) for k in keys], chosen, reward, lam,
+                                       store=f32)
             for k, a, b in zip(keys, n2, r2, strict=True):
-                nd[k], rd[k] = f32(a), b
+                nd[k], rd[k] = a, b
                 assert after[k].alg_b == nd[k]
-                if after[k].alg_b > 0:  # C divides by the float count: 1e-6, not 1e-9
-                    assert after[k].alg_a / after[k].alg_b == pytest.approx(rd[k], abs=1e-6)
+                if after[k].alg_b > 0:
+                    assert after[k].alg_a / after[k].alg_b == pytest.approx(rd[k], abs=1e-9)
+                    checked += 1
         before = after
-    root = search.info()["root"]
-    recs = edge_records(search, root)
-    s = sum(r.alg_b for r in recs)
-    for rec, t in zip(recs, terms(search, root), strict=True):
-        want = rauct.duct_value(rec.alg_a / rec.alg_b, rec.alg_b, s, 0.5)
-        assert t[3] == pytest.approx(want, abs=1e-9)
+    assert checked > 1000
+    for node in {k[0] for k in nd}:  # eq. (2) at every node the search went through
+        recs = edge_records(search, node)
+        s = sum(r.alg_b for r in recs)
+        for rec, t in zip(recs, terms(search, node), strict=True):
+            if rec.alg_b == 0:
+                assert math.isinf(t[3])
+                continue
+            want = rauct.duct_value(rec.alg_a / rec.alg_b, rec.alg_b, s, 0.5)
+            assert t[3] == pytest.approx(want, abs=1e-9)
+
+
+AUCT_DAG_CASES = [("tictactoe", 0.9, 0, 1), ("tictactoe", 0.5, 2, 2),
+                  ("leftright:steps=10", 0.9, 0, 3), ("connect4", 0.99, 5, 4),
+                  ("hex:size=3", 0.95, 1, 5)]
+
+
+@pytest.mark.parametrize(("spec", "lam", "plies", "seed"), AUCT_DAG_CASES)
+def test_c_auct_backup_replays_the_reference_in_dag_mode(spec, lam, plies, seed):
+    """DAG mode (transpositions: a node's edges carry the visits of all its parents, the
+    virtual child is the n' part of the edge on the path): after every iteration the
+    velocities of the path's nodes equal eq. 6 (as floats) and the ratio of every edge
+    entering them eq. 7 over the children's ratios (their roles' view) and the virtual
+    child, to 1e-9; at the end every edge of the graph; random small DAGs from random
+    positions."""
+    game = games.create_from_spec(spec)
+    state = random_walk_state(game, plies, random.Random(seed))
+    search = Search(state, AUCT(c=0.4, lam=lam), seed=seed, mode="dag")
+    replay = Replay(lam, game.n_roles == 1)
+    before = snapshot(search)
+    checked = 0
+    for _ in range(200):
+        search.run(iterations=1)
+        after = snapshot(search)
+        root = search.info()["root"]
+        path = descent(before, after, root)
+        replay.iteration(search, path)
+        checked += check_auct(search, replay, sorted({node for node, _ in path}))
+        before = after
+    check_auct(search, replay, list(range(search.info()["nodes"])))
+    children = [e.child for node in range(search.info()["nodes"])
+                for e in edge_records(search, node) if e.child != 0xFFFFFFFF]
+    assert checked > 100  # eq. 7 really was exercised
+    assert len(children) > len(set(children))  # a DAG: some node has two in-edges
+
+
+def check_auct(search: Search, replay: Replay, nodes: list[int]) -> int:
+    """Plain AUCT keeps G in alg_a and the velocity in alg_b (Replay's (G, v))."""
+    checked = 0
+    for node in nodes:
+        for pos, rec in enumerate(edge_records(search, node)):
+            key = (node, pos)
+            assert rec.alg_b == replay.v.get(key, 0.0), key
+            assert bool(rec.flags & ACC_FLAG) == (key in replay.g), key
+            if rec.n:
+                want = replay.total(key, rec) / rec.n
+                assert rec.alg_a / rec.n == pytest.approx(want, abs=1e-9), key
+                checked += key in replay.g
+    return checked
 
 
 def test_c_lambda_one_equals_uct_with_pruned_root_moves():

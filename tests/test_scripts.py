@@ -96,3 +96,8 @@ def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
     lines = run.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["tictactoe", "hex:size=5"]
     assert "iterations=50" in lines[0] and "iterations=20" in lines[1]
+    for spec in ("auct:k=3", "duct:lambda=0.9"):
+        run = run_script("callgrind_search.py", "--no-valgrind", "--algorithm", spec,
+                         "--mode", "tree", "hex:size=5:20")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.split()[:3] == ["hex:size=5", spec, "tree"], run.stdout

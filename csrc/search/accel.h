@@ -68,12 +68,16 @@ static inline double miai_accel_weighted(double v, double q, double n) {
     return v == n ? q : v * (q / n);
 }
 
-/* Eq. (6) for the visited edges of [from, to), none of them the chosen one. */
+/* Eq. (6) for the visited edges of [from, to), none of them the chosen one.  In the
+ * edges (side == NULL) an unvisited edge has v = 0 and G = 0 (only edges on a path
+ * change, and they are counted first), so it is decayed too, without a branch on n:
+ * 0 * lambda is 0, and its eq. (7) terms below are +0.0, which leave the sums' bits
+ * as they are (each sum starts at +0.0, so it is never -0.0). */
 static inline void miai_accel_decay(double lambda, miai_edge *edges, miai_accel *side,
                                     uint32_t from, uint32_t to) {
     miai_edge *f = edges + from;
     for (uint32_t i = from; i < to; i++, f++) {
-        if (f->n == 0) continue; /* never chosen: v is 0 and stays 0 */
+        if (side && f->n == 0) continue; /* never chosen: v is 0 and stays 0 */
         float *v = side ? &side[i].v : &f->alg_b;
         /* eq. (6): v <- v lambda + [selected], here not selected */
         *v = (float)((double)*v * lambda);
@@ -84,19 +88,21 @@ static inline void miai_accel_decay(double lambda, miai_edge *edges, miai_accel 
  * n - G when `flip`) added to *num, *den, *t in edge order. */
 static inline void miai_accel_decay_sum(double lambda, miai_edge *edges, miai_accel *side,
                                         uint32_t from, uint32_t to, bool flip,
-                                        double *num, double *den, double *t) {
-    double nu = *num, de = *den, tt = *t;
+                                        double *num, double *den, uint64_t *t) {
+    double nu = *num, de = *den;
+    uint64_t tt = *t; /* a count: exact as an integer, as it was as a double */
     miai_edge *f = edges + from;
     for (uint32_t i = from; i < to; i++, f++) {
         const uint32_t n_i = f->n;
-        if (n_i == 0) continue;
+        if (side && n_i == 0) continue;
         float *v = side ? &side[i].v : &f->alg_b;
         /* eq. (6), not selected */
         const float vf = (float)((double)*v * lambda);
         *v = vf;
-        const double n = n_i, q = side ? side[i].g : f->alg_a;
-        tt += n;
-        nu += miai_accel_weighted(vf, flip ? n - q : q, n);
+        /* n_i = 0 (edges only): weighted with n = 1 gives 0 * (q / 1) = +0.0 */
+        const double q = side ? side[i].g : f->alg_a, n1 = n_i | (n_i == 0);
+        tt += n_i;
+        nu += miai_accel_weighted(vf, flip ? n1 - q : q, n1);
         de += vf;
     }
     *num = nu;
@@ -125,21 +131,22 @@ static inline void miai_accel_node(const miai_decay *dc, miai_dag *d, miai_accel
         return;
     }
     const bool flip = miai_role_of(&edges[chosen]) != miai_role_of(&edges[in]);
-    double num = 0.0, den = 0.0, t = 0.0;
+    double num = 0.0, den = 0.0;
+    uint64_t t = 0;
     if (flip) miai_accel_decay_sum(lambda, edges, side, first, chosen, true, &num, &den, &t);
     else miai_accel_decay_sum(lambda, edges, side, first, chosen, false, &num, &den, &t);
     /* eq. (6), the selected edge (visited: n >= 1) */
     const float vf = (float)((double)*vc * lambda + 1.0);
     *vc = vf;
     const double nc = edges[chosen].n, qc = miai_accel_total(edges, side, chosen);
-    t += nc;
+    t += edges[chosen].n;
     num += miai_accel_weighted(vf, flip ? nc - qc : qc, nc);
     den += vf;
     if (flip) miai_accel_decay_sum(lambda, edges, side, chosen + 1, end, true, &num, &den, &t);
     else miai_accel_decay_sum(lambda, edges, side, chosen + 1, end, false, &num, &den, &t);
     miai_edge *e = &edges[in];
     if (e->n_prime) { /* the virtual child */
-        double v = e->n_prime * miai_decay_to(dc, t);
+        double v = e->n_prime * miai_decay_to(dc, (double)t);
         num += miai_accel_weighted(v, e->sum_prime, e->n_prime);
         den += v;
     }

@@ -18,6 +18,21 @@
  * r^D = W / n^D.  Eq. (3) and (4) (n <- lambda n + I, r <- (lambda n r + R) / (lambda
  * n + I)) are applied as W <- lambda W + R, n <- lambda n + I to every edge of every
  * node on the path, which is the same r; selection is eq. (2).
+ *
+ * Node cache (as uct.c's, same layout, its own code): at an alternating node,
+ * node->mark holds N = the sum of n over the node's edges (low 30 bits; saturated =
+ * unknown), NC_UNEVEN when some edge has n >= 2 and NC_PRUNED when the last reroot
+ * found a pruned edge; the backups keep it, on_reroot recomputes it.  DUCT also keeps,
+ * per expanded node, its exploration factor c sqrt(log s^D) in a policy-owned array
+ * (`factor`, grown in on_expand, recomputed on reroot; the backup sums s^D over the
+ * decayed counts in edge order, exactly the selection's sum).  With them the two
+ * usual selections (no solver, alternating node) read the edges once:
+ *   - every edge visited: one arg-max pass that checks n > 0 (and the pruned flags
+ *     at the root or under NC_PRUNED) itself, restoring the rng and falling back to
+ *     the full selection otherwise;
+ *   - filling (N < count, every n <= 1, not the root, none pruned): count - N
+ *     unvisited edges, one draw, no counting pass.
+ * The choices and rng draws are those of the full selection.
  */
 #include <stdlib.h>
 
@@ -25,8 +40,53 @@
 
 typedef struct {
     bool solver;
+    bool no_factor;   /* DUCT: the factor array could not be had: sum s^D per selection */
+    double *factor;   /* DUCT: c sqrt(log s^D) per expanded node (index < factor_cap) */
+    uint32_t factor_cap;
     miai_decay decay;
 } auct_data;
+
+#define NC_PRUNED 0x80000000u
+#define NC_UNEVEN 0x40000000u
+#define NC_N_UNKNOWN 0x3FFFFFFFu
+#define NC_N(mark) ((mark) & NC_N_UNKNOWN)
+
+/* One step of update-descent (miai_backup_descent) and the node cache of its node. */
+static inline void backup_step_cached(miai_node *nodes, miai_edge *edges, const miai_step *st,
+                                      double r, bool last) {
+    miai_edge *e = &edges[st->edge];
+    miai_backup_step(e, r, last);
+    miai_node *x = &nodes[st->node];
+    if (x->to_move == MIAI_SIMULTANEOUS) return;
+    if (NC_N(x->mark) != NC_N_UNKNOWN) x->mark++;
+    if (e->n >= 2) x->mark |= NC_UNEVEN;
+}
+
+/* Update-descent over the path, keeping every node's cache. */
+static void backup_descent_cached(miai_search *s, const miai_path *path,
+                                  const double *rewards) {
+    miai_node *nodes = s->dag.nodes;
+    miai_edge *edges = s->dag.edges;
+    for (uint32_t i = 0; i < path->len; i++)
+        backup_step_cached(nodes, edges, &path->steps[i], rewards[path->steps[i].role],
+                           i >= path->last_level);
+}
+
+/* The node cache of every node from its edges (after a reroot). */
+static void node_cache_rebuild(miai_dag *d) {
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        miai_node *x = &d->nodes[i];
+        uint64_t sum = 0;
+        uint32_t bits = 0;
+        for (uint32_t k = 0; k < x->n_edges; k++) {
+            const miai_edge *e = &d->edges[x->first_edge + k];
+            sum += e->n;
+            if (e->n >= 2) bits |= NC_UNEVEN;
+            if (e->flags & MIAI_EDGE_PRUNED) bits |= NC_PRUNED;
+        }
+        x->mark = (sum < NC_N_UNKNOWN ? (uint32_t)sum : NC_N_UNKNOWN) | bits;
+    }
+}
 
 static int auct_init(miai_policy *p, miai_search *s) {
     int rc = miai_algos_check_game(s);
@@ -42,8 +102,61 @@ static int auct_init(miai_policy *p, miai_search *s) {
 }
 
 static void auct_destroy(miai_policy *p) {
+    auct_data *a = p->data;
+    if (a) free(a->factor);
     free(p->data);
     p->data = NULL;
+}
+
+static void auct_on_reroot(miai_policy *p, miai_search *s) {
+    (void)p;
+    node_cache_rebuild(&s->dag);
+}
+
+/* DUCT's exploration factor of eq. (2), c sqrt(log s^D) (0 while s^D <= 1). */
+static inline double duct_factor(double c, double total) { return miai_ucb_factor(c, total); }
+
+/* s^D of a node, summed in edge order (the selection's and the backup's order). */
+static inline double duct_total(const miai_edge *edges, uint32_t first, uint32_t end) {
+    double total = 0.0;
+    for (uint32_t i = first; i < end; i++) total += edges[i].alg_b;
+    return total;
+}
+
+/* A node got its edges (all n^D = 0): room for its factor. */
+static void duct_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
+    auct_data *a = p->data;
+    if (a->no_factor) return;
+    if (node >= a->factor_cap) {
+        uint32_t cap = a->factor_cap ? a->factor_cap : 1024u;
+        while (cap <= node && cap < UINT32_MAX / 2) cap *= 2;
+        if (cap <= node) cap = node + 1;
+        double *f = realloc(a->factor, (size_t)cap * sizeof *f);
+        if (!f) { /* no cache: every selection sums s^D */
+            free(a->factor);
+            a->factor = NULL;
+            a->factor_cap = 0;
+            a->no_factor = true;
+            return;
+        }
+        a->factor = f;
+        a->factor_cap = cap;
+    }
+    (void)s;
+    a->factor[node] = duct_factor(p->cfg.c, 0.0); /* new edges: every n^D is 0 */
+}
+
+static void duct_on_reroot(miai_policy *p, miai_search *s) {
+    auct_data *a = p->data;
+    miai_dag *d = &s->dag;
+    node_cache_rebuild(d);
+    if (a->no_factor) return;
+    for (uint32_t i = 0; i < d->n_nodes && i < a->factor_cap; i++) {
+        const miai_node *x = &d->nodes[i];
+        if (x->first_edge != MIAI_NIL)
+            a->factor[i] = duct_factor(p->cfg.c, duct_total(d->edges, x->first_edge,
+                                                            x->first_edge + x->n_edges));
+    }
 }
 
 static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t count) {
@@ -67,40 +180,96 @@ static uint32_t select_before_values(miai_policy *p, miai_search *s, uint32_t no
     return miai_pick_unvisited(edges, first, count, *mask, &s->rng);
 }
 
-/* The arg-max of eq. (5) over the edges of [first, end) without `mask` flags;
- * `visited`: every such edge has n > 0 (no infinite value to test for). */
-static inline uint32_t auct_argmax(const miai_edge *edges, uint32_t first, uint32_t end,
-                                   uint32_t mask, bool visited, double k, miai_rng *rng) {
+/* Eq. (5): r^A + C sqrt(log s / n), s the visits of the node's moves, written as
+ * G (1/n) + (C sqrt(log s)) sqrt(1/n) with 1/n and sqrt(1/n) from the search's table
+ * (ucb_table.h: the same bits as computing them), as uct.c does, so lambda = 1 gives
+ * UCT's value bit for bit. */
+static inline double auct_value_of(double g, miai_ucb_count q, double k) {
+    return g * q.inv + k * q.sqrt_inv;
+}
+
+/* The exploration factor C sqrt(log s) of eq. (5) (0 while s <= 1). */
+static inline double auct_factor(const miai_search *s, double c, uint64_t visits) {
+    return visits > 1 ? c * miai_ucb_sqrt_log(&s->ucb, visits) : 0.0;
+}
+
+/* The arg-max of eq. (5) over the edges of [first, end) without `mask` flags. */
+static inline uint32_t auct_argmax(const miai_search *s, const miai_edge *edges,
+                                   uint32_t first, uint32_t end, uint32_t mask, double k,
+                                   miai_rng *rng) {
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < end; i++) {
         if (mask && (edges[i].flags & mask)) continue;
-        /* eq. (5): r^A + C sqrt(log s / n), s the visits of the node's moves; G (1/n)
-         * as in miai_ucb, so lambda = 1 gives UCT's value bit for bit */
-        const double g = miai_accel_total(edges, NULL, i), n = edges[i].n;
-        double v;
-        if (visited) {
-            const double inv = 1.0 / n;
-            v = g * inv + k * sqrt(inv);
-        } else {
-            v = miai_ucb(g, n, k);
-        }
+        const uint32_t n = edges[i].n;
+        const double v = n ? auct_value_of(miai_accel_total(edges, NULL, i),
+                                           miai_ucb_count_of(&s->ucb, n), k)
+                           : INFINITY;
         miai_argmax_offer(&best, rng, i, v);
     }
     return best.chosen;
 }
 
-/* AUCT's selection.  The common case (no solver, no pruned edge) takes one pass for
- * the visits, the unvisited edges and the flags, then one for the values, with
- * uct.c's rules (an unvisited edge uniformly at random, one draw of the rng); the
- * others go through select_before_values. */
+/* One pass over a node whose edges should all be visited: the arg-max of eq. (5)
+ * (AUCT) or eq. (2) (DUCT) with miai_argmax's tie draws, or MIAI_NIL (the rng as it
+ * was) when an edge is unvisited or (with check_pruned) pruned. */
+static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t count, double k,
+                                   bool check_pruned, bool duct) {
+    const miai_edge *e = s->dag.edges + first;
+    const miai_ucb_table *t = &s->ucb;
+    miai_rng saved = s->rng;
+    miai_argmax best;
+    miai_argmax_init(&best, 0);
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t n = e[i].n;
+        if (n == 0 || (check_pruned && (e[i].flags & MIAI_EDGE_PRUNED))) {
+            s->rng = saved;
+            return MIAI_NIL;
+        }
+        const double v = duct ? miai_ucb(e[i].alg_a, e[i].alg_b, k) /* eq. (2) */
+                              : auct_value_of(e[i].alg_a, miai_ucb_count_of(t, n), k);
+        miai_argmax_offer(&best, &s->rng, i, v);
+    }
+    return first + best.chosen;
+}
+
+/* The cached selection (no solver, alternating node): MIAI_NIL when the full one must
+ * decide.  `k` is read only when every edge may be visited. */
+static inline uint32_t select_cached(miai_search *s, const miai_node *x, uint32_t node,
+                                     uint32_t first, uint32_t count, double c, bool duct,
+                                     const double *factor) {
+    const uint32_t big_n = NC_N(x->mark);
+    if (big_n == NC_N_UNKNOWN) return MIAI_NIL;
+    const bool maybe_pruned = (x->mark & NC_PRUNED) || node == s->dag.root;
+    if (big_n >= count) { /* every edge visited needs N >= count (the pass checks) */
+        if (duct && !factor) return MIAI_NIL;
+        const double k = duct ? factor[node] : auct_factor(s, c, big_n);
+        return maybe_pruned ? argmax_once(s, first, count, k, true, duct)
+                            : argmax_once(s, first, count, k, false, duct);
+    }
+    if ((x->mark & NC_UNEVEN) || maybe_pruned) return MIAI_NIL;
+    /* filling: the N visited edges have n = 1, count - N have n = 0 */
+    const miai_edge *edges = s->dag.edges;
+    uint32_t k = miai_rng_below(&s->rng, count - big_n);
+    for (uint32_t i = first; i < first + count; i++)
+        if (edges[i].n == 0 && k-- == 0) return i;
+    return MIAI_NIL; /* not reached: the cache counts the unvisited edges */
+}
+
+/* AUCT's selection.  Without the solver at an alternating node: the cached selection,
+ * else one pass for the visits, the unvisited edges and the flags, then one for the
+ * values, with uct.c's rules (an unvisited edge uniformly at random, one draw of the
+ * rng); the others go through select_before_values. */
 static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
     (void)role;
     const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
+    const miai_node *x = &s->dag.nodes[node];
     const uint32_t end = first + count;
-    if (!a->solver && !miai_simultaneous_at(&s->dag, node)) {
+    if (!a->solver && x->to_move != MIAI_SIMULTANEOUS) {
+        uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, false, NULL);
+        if (chosen != MIAI_NIL) return chosen;
         uint64_t visits = 0;
         uint32_t unvisited = 0, flags = 0;
         for (uint32_t i = first; i < end; i++) {
@@ -115,39 +284,43 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
                 for (uint32_t i = first; i < end; i++)
                     if (edges[i].n == 0 && k-- == 0) return i;
             }
-            double k = miai_ucb_factor(p->cfg.c, (double)visits);
-            return auct_argmax(edges, first, end, 0u, true, k, &s->rng);
+            return auct_argmax(s, edges, first, end, 0u, auct_factor(s, p->cfg.c, visits),
+                               &s->rng);
         }
     }
     uint32_t mask;
     uint32_t early = select_before_values(p, s, node, first, count, &mask);
     if (early != MIAI_NIL) return early;
-    double k = miai_ucb_factor(p->cfg.c, parent_of(edges, first, count));
-    return auct_argmax(edges, first, end, mask, false, k, &s->rng);
+    uint64_t visits = 0;
+    for (uint32_t i = first; i < end; i++) visits += edges[i].n;
+    return auct_argmax(s, edges, first, end, mask, auct_factor(s, p->cfg.c, visits), &s->rng);
 }
 
 static void auct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                         const double *rewards) {
     const auct_data *a = p->data;
-    miai_backup_descent(s, path, rewards);
+    backup_descent_cached(s, path, rewards);
     miai_accel_path(&a->decay, &s->dag, NULL, path, rewards);
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
 
-/* DUCT's selection; the common case (no solver, no pruned edge, alternating node)
- * takes one pass for s^D, the unvisited edges and the flags, then one for eq. (2),
- * with uct.c's rule for unvisited edges (uniformly at random, one draw of the rng) --
- * the same choices as the general path below, in fewer passes. */
+/* DUCT's selection; without the solver at an alternating node the cached selection,
+ * else one pass for s^D, the unvisited edges and the flags, then one for eq. (2), with
+ * uct.c's rule for unvisited edges (uniformly at random, one draw of the rng) -- the
+ * same choices as the general path below, in fewer passes. */
 static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
     (void)role;
     const auct_data *a = p->data;
     const miai_edge *edges = s->dag.edges;
+    const miai_node *x = &s->dag.nodes[node];
     const uint32_t end = first + count;
     uint32_t mask = 0;
     double total = 0.0;
-    bool fast = !a->solver && !miai_simultaneous_at(&s->dag, node);
+    bool fast = !a->solver && x->to_move != MIAI_SIMULTANEOUS;
     if (fast) {
+        uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, true, a->factor);
+        if (chosen != MIAI_NIL) return chosen;
         uint32_t unvisited = 0, flags = 0;
         for (uint32_t i = first; i < end; i++) {
             total += edges[i].alg_b;
@@ -164,10 +337,9 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     if (!fast) {
         uint32_t early = select_before_values(p, s, node, first, count, &mask);
         if (early != MIAI_NIL) return early;
-        total = 0.0;
-        for (uint32_t i = first; i < end; i++) total += edges[i].alg_b;
+        total = duct_total(edges, first, end);
     }
-    const double k = miai_ucb_factor(p->cfg.c, total);
+    const double k = duct_factor(p->cfg.c, total);
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < end; i++) {
@@ -178,31 +350,42 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     return best.chosen;
 }
 
-/* Eq. (3) and (4) without the playout: every edge of [begin, end) decays by lambda. */
-static inline void duct_decay(miai_edge *edges, uint32_t begin, uint32_t end, double lam) {
+/* Eq. (3) and (4) without the playout: every edge of [begin, end) decays by lambda;
+ * the new counts are added to *total in edge order. */
+static inline void duct_decay(miai_edge *edges, uint32_t begin, uint32_t end, double lam,
+                              double *total) {
+    double sum = *total;
     for (uint32_t i = begin; i < end; i++) {
         edges[i].alg_a = lam * edges[i].alg_a;
-        edges[i].alg_b = (float)(lam * (double)edges[i].alg_b);
+        const float nd = (float)(lam * (double)edges[i].alg_b);
+        edges[i].alg_b = nd;
+        sum += nd;
     }
+    *total = sum;
 }
 
 static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                         const double *rewards) {
     const auct_data *a = p->data;
     miai_dag *d = &s->dag;
-    const double lam = a->decay.lambda;
-    miai_backup_descent(s, path, rewards);
+    const double lam = a->decay.lambda, c = p->cfg.c;
+    double *factor = a->factor;
+    backup_descent_cached(s, path, rewards);
     miai_edge *edges = d->edges; /* a local: stores through edges must not reload it */
     for (uint32_t k = 0; k < path->len; k++) {
         const miai_step *st = &path->steps[k];
         if (miai_simultaneous_at(d, st->node)) continue;
         const miai_node *x = &d->nodes[st->node];
         const uint32_t begin = x->first_edge, end = begin + x->n_edges, hit = st->edge;
+        double total = 0.0;
         /* eq. (3) and (4): the chosen edge gains the playout, every edge decays */
-        duct_decay(edges, begin, hit, lam);
+        duct_decay(edges, begin, hit, lam, &total);
         edges[hit].alg_a = lam * edges[hit].alg_a + rewards[st->role];
-        edges[hit].alg_b = (float)(lam * (double)edges[hit].alg_b + 1.0);
-        duct_decay(edges, hit + 1, end, lam);
+        const float nd = (float)(lam * (double)edges[hit].alg_b + 1.0);
+        edges[hit].alg_b = nd;
+        total += nd;
+        duct_decay(edges, hit + 1, end, lam, &total);
+        if (factor) factor[st->node] = duct_factor(c, total); /* s^D for eq. (2) */
     }
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
@@ -232,9 +415,8 @@ void miai_auct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
 void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
     const miai_edge *edges = s->dag.edges;
     const miai_node *x = &s->dag.nodes[node];
-    double total = 0.0;
-    for (uint32_t k = 0; k < x->n_edges; k++) total += edges[x->first_edge + k].alg_b;
-    double f = miai_ucb_factor(p->cfg.c, total);
+    double total = duct_total(edges, x->first_edge, x->first_edge + x->n_edges);
+    double f = duct_factor(p->cfg.c, total);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         out[4 * k] = e->alg_b > 0 ? e->alg_a / e->alg_b : 0.0;
@@ -249,6 +431,7 @@ const miai_policy_ops miai_auct_policy = {
     .init = auct_init,
     .destroy = auct_destroy,
     .select = auct_select,
+    .on_reroot = auct_on_reroot,
     .backup = auct_backup,
     .final = auct_final,
 };
@@ -258,6 +441,8 @@ const miai_policy_ops miai_duct_policy = {
     .init = auct_init,
     .destroy = auct_destroy,
     .select = duct_select,
+    .on_expand = duct_on_expand,
+    .on_reroot = duct_on_reroot,
     .backup = duct_backup,
     .final = auct_final,
 };

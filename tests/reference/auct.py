@@ -7,7 +7,7 @@ them is in mcts.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def lam_from_k(k: float) -> float:
@@ -33,14 +33,19 @@ def auct_value(r_acc: float, s: float, n: float, c: float) -> float:
 
 
 def duct_update(
-    n: Sequence[float], r: Sequence[float], selected: int, reward: float, lam: float
+    n: Sequence[float], r: Sequence[float], selected: int, reward: float, lam: float,
+    store: Callable[[float], float] | None = None,
 ) -> tuple[list[float], list[float]]:
-    """Eq. (3) and (4) for every move at a visited position."""
+    """Eq. (3) and (4) for every move at a visited position.  ``store`` rounds each new
+    count as it is kept (e.g. to float32, as the C policy keeps n^D); eq. (4) then
+    divides by the stored count, so the ratio is the one of the stored statistics."""
     n2, r2 = [], []
     for j, (nj, rj) in enumerate(zip(n, r, strict=True)):
         hit = 1.0 if j == selected else 0.0
-        den = lam * nj + hit
-        r2.append((lam * nj * rj + (reward if hit else 0.0)) / den if den > 0 else 0.0)
+        den = lam * nj + hit  # eq. (3)
+        if store is not None:
+            den = store(den)
+        r2.append((lam * nj * rj + (reward if hit else 0.0)) / den if den > 0 else 0.0)  # (4)
         n2.append(den)
     return n2, r2
 
