@@ -110,6 +110,26 @@ static inline void miai_accel_decay_sum(double lambda, miai_edge *edges, miai_ac
     *t = tt;
 }
 
+/* Eq. (7) for the edge `e` entering a node: num = sum_j v_j r^A_j (the node's visited
+ * edges, r^A_j as seen by e's role) and den = sum_j v_j, both in units of `scale`
+ * (lambda^-e of a lazily decayed node, auct.c; 1 here), and the virtual child (ratio
+ * mu' = sum' / n', velocity n' lambda^t, t = choices made at the node so far, so it
+ * only decays).  Stored as G = r^A n; nothing when every weight is 0. */
+static inline void miai_accel_ratio(const miai_decay *dc, miai_edge *e, miai_accel *side_e,
+                                    uint64_t t, double scale, double num, double den) {
+    if (e->n_prime) { /* the virtual child */
+        double v = e->n_prime * miai_decay_to(dc, (double)t) * scale;
+        num += miai_accel_weighted(v, e->sum_prime, e->n_prime);
+        den += v;
+    }
+    if (den <= 0) return;
+    /* eq. (7): r^A = sum_j w_j r^A_j, w_j = v_j / sum_k v_k; stored as G = r^A n */
+    double g = den == e->n ? num : num / den * e->n;
+    if (side_e) side_e->g = g;
+    else e->alg_a = g;
+    e->flags |= MIAI_EDGE_ACC;
+}
+
 /* The backup at `node` where edge `chosen` was taken, `in` the edge entering the node
  * on the path (MIAI_NIL at the root or after a simultaneous node): eq. (6) for every
  * visited edge, eq. (7) for `in`, in one pass over the edges in their order (the
@@ -144,18 +164,7 @@ static inline void miai_accel_node(const miai_decay *dc, miai_dag *d, miai_accel
     den += vf;
     if (flip) miai_accel_decay_sum(lambda, edges, side, chosen + 1, end, true, &num, &den, &t);
     else miai_accel_decay_sum(lambda, edges, side, chosen + 1, end, false, &num, &den, &t);
-    miai_edge *e = &edges[in];
-    if (e->n_prime) { /* the virtual child */
-        double v = e->n_prime * miai_decay_to(dc, (double)t);
-        num += miai_accel_weighted(v, e->sum_prime, e->n_prime);
-        den += v;
-    }
-    if (den <= 0) return;
-    /* eq. (7): r^A = sum_j w_j r^A_j, w_j = v_j / sum_k v_k; stored as G = r^A n */
-    double g = den == e->n ? num : num / den * e->n;
-    if (side) side[in].g = g;
-    else e->alg_a = g;
-    e->flags |= MIAI_EDGE_ACC;
+    miai_accel_ratio(dc, &edges[in], side ? &side[in] : NULL, t, 1.0, num, den);
 }
 
 /* The accelerated backup of one playout, after update-descent counted it: every edge

@@ -38,11 +38,55 @@
 
 #include "accel.h"
 
+/* Lazy decay (plain AUCT and DUCT): eq. (6) and eq. (3)/(4) decay every edge of a
+ * visited node by lambda.  Instead of multiplying them, each expanded node keeps a
+ * scale lambda^-e (e = its visits since its last renormalisation) and its edges keep
+ * their decayed quantities in units of it: the true velocity (AUCT) or n^D and W (DUCT)
+ * is the stored value / scale, so a visit multiplies the scale by 1/lambda and adds
+ * the scale (times the reward for W) to the chosen edge only.  The node also keeps the
+ * sums eq. (7) and eq. (2) need in the same units, updated by the chosen edge's change:
+ * sum_j V_j (AUCT) or sum_j N_j (DUCT), and for AUCT sum_j V_j r^A_j over the visited
+ * edges (r^A_j = G_j / n_j; only the chosen edge's r^A changes in a backup).  Ratios
+ * (eq. 7's weighted mean, W / n^D) are scale-free; eq. (2)'s exploration term and the
+ * inspection API unscale (lazy_node.aux, auct_edge_view).
+ *
+ * Renormalisation (every stored value times lambda^e, scale 1, the sums summed again
+ * in edge order) when the scale exceeds LAZY_SCALE_MAX = 2^32 or after
+ * LAZY_VISITS_MAX = 2^16 visits.  Precision: stored values are floats (V, N) or doubles
+ * (W) whose relative rounding does not depend on their magnitude, so the scale costs no
+ * precision; it only has to keep them far from overflow: scale <= 2^32 / lambda <= 2^42
+ * (lazy decay needs lambda >= 2^-10, else the eager code is used), true counts <= 2^32,
+ * stored values <= 2^74, far below FLT_MAX ~ 2^128.  A float V or N gets one rounding
+ * (2^-24 relative) per choice of its edge and per renormalisation, at most one per
+ * visit of its node, as the eager code had.  The incremental double sums accumulate at
+ * most 2 * 2^-53 of the sum per visit; summed again at least every 2^16 visits they
+ * stay within 2^16 * 2^-52 ~ 1.5e-11 (relative to sum_j V_j, hence absolute on eq.
+ * 7's ratio).  lambda = 1: the scale stays 1, V_j = n_j, the sums are sums of
+ * integers and dyadic payoffs, exact, as before.
+ * Memory: 40 bytes per node (policy-owned array, grown in on_expand, remapped in
+ * on_reroot); the edge is unchanged (48 bytes). */
+typedef struct {
+    double scale;    /* lambda^-e */
+    double sum;      /* AUCT: sum_j V_j; DUCT: sum_j N_j = s^D, scaled */
+    double aux;      /* AUCT: sum_j V_j r^A_j over visited edges (their own role), scaled;
+                        DUCT: eq. (2)'s factor c sqrt(log s^D) sqrt(scale) */
+    uint32_t first;  /* the node's first edge, MIAI_NIL without edges (reroot matching) */
+    uint32_t visits; /* visits since the last renormalisation */
+    uint32_t stamp;  /* AUCT, DAG mode: the last backup that went through the node */
+} lazy_node;
+
+#define LAZY_SCALE_MAX 4294967296.0 /* 2^32 */
+#define LAZY_VISITS_MAX 65536u
+#define LAZY_MIN_LAMBDA (1.0 / 1024.0)
+
 typedef struct {
     bool solver;
-    bool no_factor;   /* DUCT: the factor array could not be had: sum s^D per selection */
-    double *factor;   /* DUCT: c sqrt(log s^D) per expanded node (index < factor_cap) */
-    uint32_t factor_cap;
+    bool duct;
+    bool lazy;          /* per-node scales (else every edge decays at every visit) */
+    lazy_node *node;    /* lazy: per node index < node_len */
+    uint32_t node_cap, node_len;
+    uint32_t stamp;     /* backups counted for lazy_node.stamp */
+    double inv_lambda;
     miai_decay decay;
 } auct_data;
 
@@ -88,33 +132,14 @@ static void node_cache_rebuild(miai_dag *d) {
     }
 }
 
-static int auct_init(miai_policy *p, miai_search *s) {
-    int rc = miai_algos_check_game(s);
-    if (rc != MIAI_OK) return rc;
-    double lam = p->cfg.params[0];
-    if (!(lam > 0.0 && lam <= 1.0)) return MIAI_EINVAL;
-    auct_data *a = calloc(1, sizeof *a);
-    if (!a) return MIAI_ENOMEM;
-    a->solver = miai_solver_on(p);
-    miai_decay_init(&a->decay, lam);
-    p->data = a;
-    return MIAI_OK;
-}
-
-static void auct_destroy(miai_policy *p) {
-    auct_data *a = p->data;
-    if (a) free(a->factor);
-    free(p->data);
-    p->data = NULL;
-}
-
-static void auct_on_reroot(miai_policy *p, miai_search *s) {
-    (void)p;
-    node_cache_rebuild(&s->dag);
-}
-
 /* DUCT's exploration factor of eq. (2), c sqrt(log s^D) (0 while s^D <= 1). */
 static inline double duct_factor(double c, double total) { return miai_ucb_factor(c, total); }
+
+/* The same for a node whose counts are stored in units of `scale`: with N_j = scale
+ * n^D_j, c sqrt(log s^D / n^D_j) = (c sqrt(log s^D) sqrt(scale)) sqrt(1 / N_j). */
+static inline double duct_k(double c, double total, double scale) {
+    return scale == 1.0 ? duct_factor(c, total) : duct_factor(c, total / scale) * sqrt(scale);
+}
 
 /* s^D of a node, summed in edge order (the selection's and the backup's order). */
 static inline double duct_total(const miai_edge *edges, uint32_t first, uint32_t end) {
@@ -123,40 +148,156 @@ static inline double duct_total(const miai_edge *edges, uint32_t first, uint32_t
     return total;
 }
 
-/* A node got its edges (all n^D = 0): room for its factor. */
-static void duct_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
-    auct_data *a = p->data;
-    if (a->no_factor) return;
-    if (node >= a->factor_cap) {
-        uint32_t cap = a->factor_cap ? a->factor_cap : 1024u;
-        while (cap <= node && cap < UINT32_MAX / 2) cap *= 2;
-        if (cap <= node) cap = node + 1;
-        double *f = realloc(a->factor, (size_t)cap * sizeof *f);
-        if (!f) { /* no cache: every selection sums s^D */
-            free(a->factor);
-            a->factor = NULL;
-            a->factor_cap = 0;
-            a->no_factor = true;
-            return;
-        }
-        a->factor = f;
-        a->factor_cap = cap;
-    }
-    (void)s;
-    a->factor[node] = duct_factor(p->cfg.c, 0.0); /* new edges: every n^D is 0 */
+/* The scale of `node` (1 when eager or the node has no lazy record). */
+static inline double scale_of(const auct_data *a, uint32_t node) {
+    return a->lazy && node < a->node_len && a->node[node].first != MIAI_NIL
+               ? a->node[node].scale
+               : 1.0;
 }
 
-static void duct_on_reroot(miai_policy *p, miai_search *s) {
-    auct_data *a = p->data;
-    miai_dag *d = &s->dag;
-    node_cache_rebuild(d);
-    if (a->no_factor) return;
-    for (uint32_t i = 0; i < d->n_nodes && i < a->factor_cap; i++) {
-        const miai_node *x = &d->nodes[i];
-        if (x->first_edge != MIAI_NIL)
-            a->factor[i] = duct_factor(p->cfg.c, duct_total(d->edges, x->first_edge,
-                                                            x->first_edge + x->n_edges));
+/* A lazy node's sums (and DUCT's factor) from its edges, in edge order. */
+static void lazy_sums(const auct_data *a, double c, const miai_dag *d, uint32_t node) {
+    lazy_node *L = &a->node[node];
+    const miai_node *x = &d->nodes[node];
+    const miai_edge *e = d->edges + x->first_edge;
+    double sum = 0.0, aux = 0.0;
+    for (uint32_t k = 0; k < x->n_edges; k++) {
+        sum += e[k].alg_b;
+        if (!a->duct && e[k].n) aux += miai_accel_weighted(e[k].alg_b, e[k].alg_a, e[k].n);
     }
+    L->sum = sum;
+    L->aux = a->duct ? duct_k(c, sum, L->scale) : aux;
+}
+
+/* Every stored value of `node` times lambda^e; scale 1, the sums summed again. */
+static void lazy_renormalise(const auct_data *a, double c, miai_dag *d, uint32_t node) {
+    lazy_node *L = &a->node[node];
+    const miai_node *x = &d->nodes[node];
+    miai_edge *e = d->edges + x->first_edge;
+    const double f = 1.0 / L->scale; /* lambda^e */
+    for (uint32_t k = 0; k < x->n_edges; k++) {
+        e[k].alg_b = (float)((double)e[k].alg_b * f);
+        if (a->duct) e[k].alg_a *= f;
+    }
+    L->scale = 1.0;
+    L->visits = 0;
+    lazy_sums(a, c, d, node);
+}
+
+/* A visit of a lazy node: its scale times 1/lambda (renormalised first when due, then
+ * *renormalised is set); returns the new scale. */
+static inline double lazy_visit(const auct_data *a, double c, miai_dag *d, uint32_t node,
+                                bool *renormalised) {
+    lazy_node *L = &a->node[node];
+    if (L->scale > LAZY_SCALE_MAX || L->visits >= LAZY_VISITS_MAX) {
+        lazy_renormalise(a, c, d, node);
+        *renormalised = true;
+    }
+    L->visits++;
+    return L->scale *= a->inv_lambda;
+}
+
+/* No lazy records (memory): every node back to scale 1, the eager code from now on. */
+static void lazy_drop(auct_data *a, double c, miai_dag *d) {
+    for (uint32_t i = 0; i < a->node_len && i < d->n_nodes; i++)
+        if (a->node[i].first != MIAI_NIL) lazy_renormalise(a, c, d, i);
+    free(a->node);
+    a->node = NULL;
+    a->node_cap = a->node_len = 0;
+    a->lazy = false;
+}
+
+static int auct_init_common(miai_policy *p, miai_search *s, bool duct) {
+    int rc = miai_algos_check_game(s);
+    if (rc != MIAI_OK) return rc;
+    double lam = p->cfg.params[0];
+    if (!(lam > 0.0 && lam <= 1.0)) return MIAI_EINVAL;
+    auct_data *a = calloc(1, sizeof *a);
+    if (!a) return MIAI_ENOMEM;
+    a->solver = miai_solver_on(p);
+    a->duct = duct;
+    a->lazy = lam >= LAZY_MIN_LAMBDA;
+    a->inv_lambda = 1.0 / lam;
+    miai_decay_init(&a->decay, lam);
+    p->data = a;
+    return MIAI_OK;
+}
+
+static int auct_init(miai_policy *p, miai_search *s) { return auct_init_common(p, s, false); }
+static int duct_init(miai_policy *p, miai_search *s) { return auct_init_common(p, s, true); }
+
+static void auct_destroy(miai_policy *p) {
+    auct_data *a = p->data;
+    if (a) free(a->node);
+    free(p->data);
+    p->data = NULL;
+}
+
+/* A node got its edges (all values 0): its lazy record, scale 1. */
+static void lazy_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
+    auct_data *a = p->data;
+    if (!a->lazy) return;
+    miai_dag *d = &s->dag;
+    if (d->n_nodes == 1) a->node_len = 0; /* a new graph: older records are stale */
+    if (node >= a->node_cap) {
+        uint32_t cap = a->node_cap ? a->node_cap : 1024u;
+        while (cap <= node && cap < UINT32_MAX / 2) cap *= 2;
+        if (cap <= node) cap = node + 1;
+        lazy_node *f = realloc(a->node, (size_t)cap * sizeof *f);
+        if (!f) {
+            lazy_drop(a, p->cfg.c, d);
+            return;
+        }
+        a->node = f;
+        a->node_cap = cap;
+    }
+    for (uint32_t i = a->node_len; i < node; i++) a->node[i].first = MIAI_NIL;
+    if (node >= a->node_len) a->node_len = node + 1;
+    const miai_node *x = &d->nodes[node];
+    a->node[node] = (lazy_node){.scale = 1.0, .first = x->n_edges ? x->first_edge : MIAI_NIL};
+    lazy_sums(a, p->cfg.c, d, node);
+}
+
+/* After the dag's compaction (node->mark = the old first edge, policy.h; nodes keep
+ * their order, so new index <= old index): move each kept node's record to its new
+ * index, matching old records by their first edge in one forward scan. */
+static void lazy_on_reroot(auct_data *a, double c, miai_dag *d) {
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const miai_node *x = &d->nodes[i];
+        if (x->first_edge == MIAI_NIL || x->n_edges == 0) {
+            if (i < a->node_cap) a->node[i].first = MIAI_NIL;
+            continue;
+        }
+        while (j < a->node_len && a->node[j].first != x->mark) j++;
+        if (j < a->node_len) {
+            a->node[i] = a->node[j++];
+        } else { /* not reached (every expanded node has a record): best effort */
+            a->node[i] = (lazy_node){.scale = 1.0};
+            lazy_sums(a, c, d, i);
+        }
+        a->node[i].first = x->first_edge;
+    }
+    a->node_len = d->n_nodes < a->node_cap ? d->n_nodes : a->node_cap;
+}
+
+static void auct_on_reroot(miai_policy *p, miai_search *s) {
+    auct_data *a = p->data;
+    if (a->lazy) lazy_on_reroot(a, p->cfg.c, &s->dag);
+    node_cache_rebuild(&s->dag);
+}
+
+/* The inspection API's plain values: stored / scale. */
+static void auct_edge_view(const miai_policy *p, const miai_search *s, uint32_t node,
+                           miai_edge_stats *out, uint32_t count) {
+    const auct_data *a = p->data;
+    const double f = 1.0 / scale_of(a, node);
+    if (f == 1.0) return;
+    for (uint32_t k = 0; k < count; k++) {
+        out[k].alg_b *= f;
+        if (a->duct) out[k].alg_a *= f;
+    }
+    (void)s;
 }
 
 static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t count) {
@@ -237,13 +378,13 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
  * decide.  `k` is read only when every edge may be visited. */
 static inline uint32_t select_cached(miai_search *s, const miai_node *x, uint32_t node,
                                      uint32_t first, uint32_t count, double c, bool duct,
-                                     const double *factor) {
+                                     const auct_data *a) {
     const uint32_t big_n = NC_N(x->mark);
     if (big_n == NC_N_UNKNOWN) return MIAI_NIL;
     const bool maybe_pruned = (x->mark & NC_PRUNED) || node == s->dag.root;
     if (big_n >= count) { /* every edge visited needs N >= count (the pass checks) */
-        if (duct && !factor) return MIAI_NIL;
-        const double k = duct ? factor[node] : auct_factor(s, c, big_n);
+        if (duct && !a->lazy) return MIAI_NIL;
+        const double k = duct ? a->node[node].aux : auct_factor(s, c, big_n);
         return maybe_pruned ? argmax_once(s, first, count, k, true, duct)
                             : argmax_once(s, first, count, k, false, duct);
     }
@@ -268,7 +409,7 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     const miai_node *x = &s->dag.nodes[node];
     const uint32_t end = first + count;
     if (!a->solver && x->to_move != MIAI_SIMULTANEOUS) {
-        uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, false, NULL);
+        uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, false, a);
         if (chosen != MIAI_NIL) return chosen;
         uint64_t visits = 0;
         uint32_t unvisited = 0, flags = 0;
@@ -296,11 +437,84 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     return auct_argmax(s, edges, first, end, mask, auct_factor(s, p->cfg.c, visits), &s->rng);
 }
 
+/* AUCT's lazy backup at `node` (chosen edge `chosen`, entering edge `in` or MIAI_NIL),
+ * after update-descent and after the chosen edge's G got its new value (g_old = the
+ * value before).  `full`: sum the node's terms again (a node met twice in one path). */
+static inline void auct_node_lazy(const auct_data *a, double c, miai_dag *d, uint32_t node,
+                                  uint32_t chosen, uint32_t in, double g_old, bool full) {
+    const double s = lazy_visit(a, c, d, node, &full);
+    lazy_node *L = &a->node[node];
+    miai_edge *edges = d->edges, *ch = &edges[chosen];
+    const float v_old = ch->alg_b;
+    /* eq. (6) in units of lambda^-e: the scale decayed every edge, the chosen one gains
+     * 1 = s units */
+    const float v_new = (float)((double)v_old + s);
+    ch->alg_b = v_new;
+    if (full) {
+        lazy_sums(a, c, d, node);
+    } else { /* only the chosen edge's term of eq. (7) changed */
+        const uint32_t n_old = ch->n - 1;
+        const double before = n_old ? miai_accel_weighted(v_old, g_old, n_old) : 0.0;
+        L->sum += (double)v_new - (double)v_old;
+        L->aux += miai_accel_weighted(v_new, ch->alg_a, ch->n) - before;
+    }
+    if (in == MIAI_NIL) return;
+    miai_edge *e = &edges[in];
+    /* as seen by the entering edge's role: sum_j v_j (1 - r^A_j) when the roles differ */
+    const double num = miai_role_of(ch) != miai_role_of(e) ? L->sum - L->aux : L->aux;
+    const miai_node *x = &d->nodes[node];
+    uint64_t t = NC_N(x->mark); /* choices made at the node */
+    if (t == NC_N_UNKNOWN) {
+        t = 0;
+        for (uint32_t k = 0; k < x->n_edges; k++) t += edges[x->first_edge + k].n;
+    }
+    miai_accel_ratio(&a->decay, e, NULL, t, s, num, L->sum);
+}
+
+/* AUCT's lazy backup of one playout (accel.h's miai_accel_path in scaled units): leaf
+ * first, every edge not yet accelerated adds the reward to G, then the node's update.
+ * In DAG mode a node met twice on the path (a cycle) makes every node sum its terms
+ * again (the chosen edge's old term would be unknown). */
+static void auct_backup_lazy(auct_data *a, double c, miai_dag *d, const miai_path *path,
+                             const double *rewards) {
+    bool full = false;
+    if (!d->tree_mode) {
+        if (++a->stamp == 0) {
+            for (uint32_t i = 0; i < a->node_len; i++) a->node[i].stamp = 0;
+            a->stamp = 1;
+        }
+        for (uint32_t k = 0; k < path->len; k++) {
+            const uint32_t node = path->steps[k].node;
+            if (miai_simultaneous_at(d, node)) continue;
+            full |= a->node[node].stamp == a->stamp;
+            a->node[node].stamp = a->stamp;
+        }
+    }
+    double carried = 0.0; /* G of the next step's chosen edge before eq. (7) set it */
+    bool have = false;
+    for (uint32_t k = path->len; k-- > 0;) {
+        const miai_step *st = &path->steps[k];
+        miai_edge *e = &d->edges[st->edge];
+        const double g_old = have ? carried : e->alg_a;
+        have = false;
+        if (!(e->flags & MIAI_EDGE_ACC)) e->alg_a += rewards[st->role];
+        if (miai_simultaneous_at(d, st->node)) continue;
+        uint32_t in = MIAI_NIL;
+        if (k > 0 && !miai_simultaneous_at(d, path->steps[k - 1].node)) {
+            in = path->steps[k - 1].edge;
+            carried = d->edges[in].alg_a;
+            have = true;
+        }
+        auct_node_lazy(a, c, d, st->node, st->edge, in, g_old, full);
+    }
+}
+
 static void auct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                         const double *rewards) {
-    const auct_data *a = p->data;
+    auct_data *a = p->data;
     backup_descent_cached(s, path, rewards);
-    miai_accel_path(&a->decay, &s->dag, NULL, path, rewards);
+    if (a->lazy) auct_backup_lazy(a, p->cfg.c, &s->dag, path, rewards);
+    else miai_accel_path(&a->decay, &s->dag, NULL, path, rewards);
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
 
@@ -319,7 +533,7 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     double total = 0.0;
     bool fast = !a->solver && x->to_move != MIAI_SIMULTANEOUS;
     if (fast) {
-        uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, true, a->factor);
+        uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, true, a);
         if (chosen != MIAI_NIL) return chosen;
         uint32_t unvisited = 0, flags = 0;
         for (uint32_t i = first; i < end; i++) {
@@ -339,7 +553,7 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
         if (early != MIAI_NIL) return early;
         total = duct_total(edges, first, end);
     }
-    const double k = duct_factor(p->cfg.c, total);
+    const double k = duct_k(p->cfg.c, total, scale_of(a, node));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < end; i++) {
@@ -369,14 +583,26 @@ static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
     const auct_data *a = p->data;
     miai_dag *d = &s->dag;
     const double lam = a->decay.lambda, c = p->cfg.c;
-    double *factor = a->factor;
     backup_descent_cached(s, path, rewards);
     miai_edge *edges = d->edges; /* a local: stores through edges must not reload it */
     for (uint32_t k = 0; k < path->len; k++) {
         const miai_step *st = &path->steps[k];
         if (miai_simultaneous_at(d, st->node)) continue;
+        const uint32_t hit = st->edge;
+        if (a->lazy) { /* eq. (3) and (4) in units of lambda^-e: the scale decayed every
+                        * edge, the chosen one gains 1 and the payoff (s units) */
+            bool renormalised = false;
+            const double sc = lazy_visit(a, c, d, st->node, &renormalised);
+            lazy_node *L = &a->node[st->node];
+            edges[hit].alg_a += rewards[st->role] * sc;
+            const float nd = (float)((double)edges[hit].alg_b + sc);
+            L->sum += (double)nd - (double)edges[hit].alg_b;
+            edges[hit].alg_b = nd;
+            L->aux = duct_k(c, L->sum, sc); /* eq. (2)'s factor */
+            continue;
+        }
         const miai_node *x = &d->nodes[st->node];
-        const uint32_t begin = x->first_edge, end = begin + x->n_edges, hit = st->edge;
+        const uint32_t begin = x->first_edge, end = begin + x->n_edges;
         double total = 0.0;
         /* eq. (3) and (4): the chosen edge gains the playout, every edge decays */
         duct_decay(edges, begin, hit, lam, &total);
@@ -385,7 +611,6 @@ static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
         edges[hit].alg_b = nd;
         total += nd;
         duct_decay(edges, hit + 1, end, lam, &total);
-        if (factor) factor[st->node] = duct_factor(c, total); /* s^D for eq. (2) */
     }
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
@@ -415,13 +640,14 @@ void miai_auct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
 void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
     const miai_edge *edges = s->dag.edges;
     const miai_node *x = &s->dag.nodes[node];
+    const double scale = scale_of(p->data, node);
     double total = duct_total(edges, x->first_edge, x->first_edge + x->n_edges);
-    double f = duct_factor(p->cfg.c, total);
+    double f = duct_k(p->cfg.c, total, scale);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         out[4 * k] = e->alg_b > 0 ? e->alg_a / e->alg_b : 0.0;
-        out[4 * k + 1] = total;
-        out[4 * k + 2] = e->alg_b;
+        out[4 * k + 1] = total / scale;
+        out[4 * k + 2] = e->alg_b / scale;
         out[4 * k + 3] = miai_ucb(e->alg_a, e->alg_b, f);
     }
 }
@@ -431,18 +657,21 @@ const miai_policy_ops miai_auct_policy = {
     .init = auct_init,
     .destroy = auct_destroy,
     .select = auct_select,
+    .on_expand = lazy_on_expand,
     .on_reroot = auct_on_reroot,
     .backup = auct_backup,
     .final = auct_final,
+    .edge_view = auct_edge_view,
 };
 
 const miai_policy_ops miai_duct_policy = {
     .name = "duct",
-    .init = auct_init,
+    .init = duct_init,
     .destroy = auct_destroy,
     .select = duct_select,
-    .on_expand = duct_on_expand,
-    .on_reroot = duct_on_reroot,
+    .on_expand = lazy_on_expand,
+    .on_reroot = auct_on_reroot,
     .backup = duct_backup,
     .final = auct_final,
+    .edge_view = auct_edge_view,
 };

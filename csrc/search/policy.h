@@ -72,6 +72,11 @@ typedef struct miai_policy_ops {
                    const double *rewards);
     uint32_t (*final)(const miai_policy *p, const miai_search *s, uint32_t first,
                       uint32_t count);                     /* optional */
+    /* The inspection API's view of `node`'s edges (out[0 .. count), filled from the
+     * edges): a policy that stores alg_a/alg_b in its own units (auct.c's lazy decay)
+     * turns them into the plain quantities.  Optional. */
+    void (*edge_view)(const miai_policy *p, const miai_search *s, uint32_t node,
+                      miai_edge_stats *out, uint32_t count);
 } miai_policy_ops;
 
 struct miai_policy {

@@ -178,6 +178,7 @@ int miai_search_node_edges(const miai_search *s, uint32_t node, miai_edge_stats 
     if (cap < x->n_edges) return MIAI_EINVAL;
     for (uint32_t i = 0; i < x->n_edges; i++)
         edge_stats(&s->dag.edges[x->first_edge + i], &out[i]);
+    if (s->policy.ops->edge_view) s->policy.ops->edge_view(&s->policy, s, node, out, x->n_edges);
     return MIAI_OK;
 }
 

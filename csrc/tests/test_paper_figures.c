@@ -123,10 +123,16 @@ static double ratio_of_a(figure *f, double *v_a, double *v_d, double *v_e) {
     const miai_edge *e = &s->dag.edges[f->ea];
     uint32_t first_a = s->dag.nodes[f->a].first_edge, n;
     double g[9], v[9];
-    if (s->policy.cfg.algorithm == MIAI_ALG_AUCT) {
-        *v_a = e->alg_b;
-        *v_d = first_a == MIAI_NIL ? 0.0 : s->dag.edges[first_a].alg_b;
-        *v_e = first_a == MIAI_NIL ? 0.0 : s->dag.edges[first_a + 1].alg_b;
+    if (s->policy.cfg.algorithm == MIAI_ALG_AUCT) { /* velocities through the inspection
+                                                        API: auct.c stores them scaled */
+        miai_edge_stats st[9];
+        CHECK(miai_search_node_edges(s, f->root, st, 9, &n) == MIAI_OK);
+        *v_a = st[f->ea - s->dag.nodes[f->root].first_edge].alg_b;
+        *v_d = *v_e = 0.0;
+        if (first_a != MIAI_NIL && miai_search_node_edges(s, f->a, st, 9, &n) == MIAI_OK) {
+            *v_d = st[0].alg_b;
+            *v_e = st[1].alg_b;
+        }
         return e->alg_a / e->n;
     }
     CHECK(miai_auct_rave_edges(s, f->root, g, v, 9, &n) == MIAI_OK);
