@@ -97,6 +97,8 @@ typedef struct {
     bool broken;               /* an allocation failed: sums are no longer kept */
     bool recurse;              /* no sums at all (memory): infinity by bounded recursion */
     bool refresh;              /* sums recomputed below a node before each use */
+    bool fast;                 /* depths the one-pass selection handles (ucd_select_fast) */
+    int mu_kind, n_kind;       /* ... and how it reads d1 and d3 (UCD_AT_*) */
     double inf_depth;          /* the recursion's bound for infinity: max_plies + 1 */
     uint32_t cap_nodes, cap_edges;
     ucd_sums *S;               /* per node */
@@ -304,10 +306,47 @@ static inline double depth_of(const ucd_data *u, int k) {
     return isinf(u->depth[k]) && u->recurse ? u->inf_depth : u->depth[k];
 }
 
+/* Depth 0, 1 or infinity of d1 or d3 read without recursion: the edge's own, or the
+ * edge cache (mu_1, n_1; mu_inf, n_inf). */
+enum { UCD_AT_0, UCD_AT_1, UCD_AT_INF };
+
+static int depth_kind(double depth) {
+    return depth == 0 ? UCD_AT_0 : depth == 1 ? UCD_AT_1 : isinf(depth) ? UCD_AT_INF : -1;
+}
+
+/* A count kept as a double (a whole number: sums of counts) as an index of the UCB
+ * table (ucb_table.h), or MIAI_UCB_TABLE when it is outside it. */
+static inline uint32_t table_index(double x) {
+    return x >= 1.0 && x < (double)MIAI_UCB_TABLE && (double)(uint32_t)x == x ? (uint32_t)x
+                                                                             : MIAI_UCB_TABLE;
+}
+
+/* uct.c's exploration factor c sqrt(log p) (miai_ucb_factor), sqrt(log p) from the
+ * table when p is in it: the same bits. */
+static inline double ucd_factor(const miai_ucb_table *t, double c, double p) {
+    if (!(p > 1)) return 0.0;
+    uint32_t i = table_index(p);
+    return c * (i < MIAI_UCB_TABLE ? t->sqrt_log[i] : sqrt(log(p)));
+}
+
+/* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
+ * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p) and
+ * sqrt(1 / n_d3) (from the table when n_d3 is in it: the same bits); infinite when
+ * n_d3(e) = 0. */
+static inline double ucd_value(const miai_ucb_table *t, double mu, double k, double nd3) {
+    if (nd3 < (double)MIAI_UCB_TABLE) {
+        if (nd3 <= 0) return INFINITY;
+        uint32_t i = (uint32_t)nd3;
+        if ((double)i == nd3) return mu + k * t->count[i].sqrt_inv;
+    }
+    return mu + k * sqrt(1.0 / nd3);
+}
+
 /* The three terms and the value of edge i; k = c sqrt(log p_d2) of its siblings (eq. 13).
  * An edge never followed (n = 0, so no child) has every count 0: value infinity. */
-static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t i, double k,
-                                  double *mu, double *nd3, double *value) {
+static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d,
+                                  const miai_ucb_table *t, uint32_t i, double k, double *mu,
+                                  double *nd3, double *value) {
     const miai_edge *e = &d->edges[i];
     if (e->n == 0) {
         *mu = *nd3 = 0.0;
@@ -330,9 +369,7 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t
     else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
     else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E[i].n1;
     else *nd3 = n_depth(u, d, e, depth_of(u, 2));
-    /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
-     * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p). */
-    *value = *nd3 <= 0 ? INFINITY : *mu + k * sqrt(1.0 / *nd3);
+    *value = ucd_value(t, *mu, k, *nd3);
 }
 
 /* p_d2 over edges[first .. first + count) (eq. 13). */
@@ -566,7 +603,7 @@ static void ucd_rebuild(ucd_data *u, miai_search *s) {
     u->seen_iterations = s->root_iterations;
 }
 
-static void ucd_sync(ucd_data *u, miai_search *s);
+static inline void ucd_sync(ucd_data *u, miai_search *s);
 
 /* Make the sums current for a use at `node`. */
 static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
@@ -577,7 +614,7 @@ static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
     else ucd_sync(u, s);
 }
 
-static void ucd_sync(ucd_data *u, miai_search *s) {
+static inline void ucd_sync(ucd_data *u, miai_search *s) {
     const miai_node *root = &s->dag.nodes[s->dag.root];
     if (u->seen_iterations != s->root_iterations || u->seen_key != root->key ||
         u->seen_key2 != root->key2)
@@ -727,6 +764,10 @@ static int ucd_init(miai_policy *p, miai_search *s) {
     u->general = nr > 2 || pay == MIAI_UCD_PAYOFFS_GENERAL;
     u->solver = miai_solver_on(p);
     u->refresh = u->backup == UCD_DESCENT;
+    u->mu_kind = depth_kind(u->depth[0]);
+    u->n_kind = depth_kind(u->depth[2]);
+    u->fast = !u->general && u->mu_kind >= 0 && u->n_kind >= 0 &&
+              (isinf(u->depth[1]) || u->depth[1] == 0);
     u->inf_depth = (double)s->game->facts.max_plies + 1.0;
     u->seen_iterations = UINT64_MAX;
     u->p_seen_iterations = UINT64_MAX;
@@ -807,6 +848,74 @@ static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     }
 }
 
+/* Inlined into each call with constant kinds (GCC, Clang), so each is its own loop. */
+#if defined(__GNUC__)
+#define MIAI_UCD_INLINE inline __attribute__((always_inline))
+#else
+#define MIAI_UCD_INLINE inline
+#endif
+
+/* The selection of ucd_select in one pass over the edges, for a node none of whose
+ * edges is flagged (pruned or proven) -- then the full selection's mask excludes
+ * nothing -- with p_d2 given: the arg-max of the adapted value with the shared tie
+ * rule; at the first unvisited edge the draws so far are undone and one of the
+ * unvisited edges is drawn (those before it were visited).  MIAI_NIL (the rng as it
+ * was) when an edge is flagged: the full selection decides. */
+static MIAI_UCD_INLINE uint32_t ucd_argmax_once(const ucd_data *u, miai_search *s,
+                                                uint32_t first, uint32_t count, double k,
+                                                int mu_kind, int n_kind) {
+    const miai_edge *edges = s->dag.edges;
+    const ucd_cache *E = u->E;
+    const miai_ucb_table *t = &s->ucb;
+    const uint32_t flagged = MIAI_EDGE_PRUNED | MIAI_EDGE_PROVEN, end = first + count;
+    miai_rng saved = s->rng;
+    miai_argmax best;
+    miai_argmax_init(&best, first);
+    for (uint32_t i = first; i < end; i++) {
+        const miai_edge *e = &edges[i];
+        if (e->flags & flagged) {
+            s->rng = saved;
+            return MIAI_NIL;
+        }
+        if (e->n == 0) { /* miai_pick_unvisited from here */
+            s->rng = saved;
+            uint32_t unvisited = 0;
+            for (uint32_t j = i; j < end; j++) {
+                if (edges[j].flags & flagged) return MIAI_NIL;
+                unvisited += edges[j].n == 0;
+            }
+            uint32_t pick = miai_rng_below(&s->rng, unvisited);
+            for (uint32_t j = i;; j++)
+                if (edges[j].n == 0 && pick-- == 0) return j;
+        }
+        double mu = mu_kind == UCD_AT_INF ? E[i].mu
+                    : mu_kind == UCD_AT_1 ? E[i].mu1
+                                          : mean_of(e->sum, e->n);
+        double nd3 = n_kind == UCD_AT_INF ? E[i].n : n_kind == UCD_AT_1 ? E[i].n1 : e->n;
+        miai_argmax_offer(&best, &s->rng, i, ucd_value(t, mu, k, nd3));
+    }
+    return best.chosen;
+}
+
+/* ucd_select for the kept sums (u->fast, not recursing): p_d2 = C(node) at depth
+ * infinity (the sum of the n_inf of its edges, eq. 12-13) or B(node) at depth 0 (the
+ * sum of their n).  Below 2^53 both are whole numbers kept exactly (counts only grow,
+ * and a child's C is at most its parent's), so they equal ucd_parent's sum in any
+ * order; above (path counts explode in some graphs) ucd_parent sums the edges. */
+static uint32_t ucd_select_fast(const ucd_data *u, miai_search *s, uint32_t node,
+                                uint32_t first, uint32_t count, double c) {
+    const ucd_sums *x = &u->S[node];
+    double parent = isinf(u->depth[1]) ? x->c : x->b;
+    if (!(parent < 9007199254740992.0)) parent = ucd_parent(u, &s->dag, first, count);
+    double k = ucd_factor(&s->ucb, c, parent);
+    int mu_kind = u->mu_kind, n_kind = u->n_kind;
+    if (mu_kind == UCD_AT_INF && n_kind == UCD_AT_INF)
+        return ucd_argmax_once(u, s, first, count, k, UCD_AT_INF, UCD_AT_INF);
+    if (mu_kind == UCD_AT_1 && n_kind == UCD_AT_1)
+        return ucd_argmax_once(u, s, first, count, k, UCD_AT_1, UCD_AT_1);
+    return ucd_argmax_once(u, s, first, count, k, mu_kind, n_kind);
+}
+
 static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                            uint32_t count, uint32_t role) {
     (void)role;
@@ -815,19 +924,24 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     if (miai_simultaneous_at(d, node)) return miai_select_plain(s, p->cfg.c, first, count);
     ucd_prepare(u, s, node);
     if (u->general && u->recurse) return miai_select_plain(s, p->cfg.c, first, count);
+    uint32_t chosen;
+    if (u->fast && !u->recurse) {
+        chosen = ucd_select_fast(u, s, node, first, count, p->cfg.c);
+        if (chosen != MIAI_NIL) return chosen;
+    }
     const miai_edge *edges = d->edges;
-    uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
+    chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
     uint32_t mask = miai_exclusion(edges, first, count, u->solver);
     uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
     if (fresh != MIAI_NIL) return fresh;
-    double k = miai_ucb_factor(p->cfg.c, ucd_parent(u, d, first, count));
+    double k = ucd_factor(&s->ucb, p->cfg.c, ucd_parent(u, d, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (edges[i].flags & mask) continue;
         double mu, nd3, v;
-        ucd_edge_terms(u, d, i, k, &mu, &nd3, &v);
+        ucd_edge_terms(u, d, &s->ucb, i, k, &mu, &nd3, &v);
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
@@ -946,10 +1060,10 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     ucd_prepare(u, s, node);
     const miai_node *x = &d->nodes[node];
     double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
-    double f = miai_ucb_factor(p->cfg.c, parent);
+    double f = ucd_factor(&s->ucb, p->cfg.c, parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         double mu, nd3, v;
-        ucd_edge_terms(u, d, x->first_edge + k, f, &mu, &nd3, &v);
+        ucd_edge_terms(u, d, &s->ucb, x->first_edge + k, f, &mu, &nd3, &v);
         out[4 * k] = mu;
         out[4 * k + 1] = parent;
         out[4 * k + 2] = nd3;
