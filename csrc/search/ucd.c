@@ -32,7 +32,8 @@
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
  * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
  * (13) at selection time (cost b^d).  Depths 1 and infinity are read from per-node
- * sums (A, B, C, Q0 below) and a per-edge cache of mu_1, n_1, mu_inf, n_inf:
+ * sums (A, B, C, Q0 below) and a per-edge cache of mu_inf, n_inf (and mu_1, n_1 when
+ * some depth is 1):
  *   - backup 2 (incremental) keeps them exact after every playout: the ancestors of
  *     the playout's node are visited children first; an edge off the path changes
  *     its origin's A by n(e) (mu_new(e) - mu_old(e)), eq. (15) times the origin's
@@ -48,6 +49,11 @@
  * the total itself whenever the denominator of eq. (10) equals n (always, without
  * transpositions).  So in a tree every depth gives bit for bit UCT's values and,
  * with the shared tie rule, UCT's choices (rewards that are multiples of 1/2^k).
+ *
+ * Speed: for the depths read from the sums (d1, d3 in {0, 1, inf}, d2 in {0, inf},
+ * two-role payoffs) the selection is one pass over the edges (ucd_select_fast) with
+ * p_d2 taken from the node's kept C or B, and sqrt(1/n_d3), sqrt(log p_d2) from the
+ * search's UCB table when the counts are in it -- the same bits as computing them.
  *
  * Per node y (indexed like the DAG's nodes, grown in on_expand; ucd_sums):
  *   A(y) = sum over y's edges f of q_inf(f) = mu_inf(f) n(f)  (role of y's mover)
@@ -81,11 +87,14 @@ typedef struct {
 } ucd_prime;
 
 /* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
- * children (edges of a node are contiguous, so are these). */
+ * children (edges of a node are contiguous, so are these); mu_1(e) and n_1(e) in a
+ * second array, kept only when a depth is 1 (nothing else reads them). */
 typedef struct {
     double mu, n;    /* depth infinity */
-    double mu1, n1;  /* depth 1 */
 } ucd_cache;
+typedef struct {
+    double mu1, n1;  /* depth 1 */
+} ucd_cache1;
 
 typedef struct {
     double depth[3];           /* d1, d2, d3; INFINITY for infinity */
@@ -104,6 +113,8 @@ typedef struct {
     ucd_sums *S;               /* per node */
     ucd_sums *D;               /* per node, scratch of one update: the changes */
     ucd_cache *E;              /* per edge: mu_inf and n_inf (contiguous for selection) */
+    ucd_cache1 *E1;            /* per edge: mu_1 and n_1, when keep1 */
+    bool keep1;                /* some depth is 1: E1 kept */
     ucd_prime *P;              /* per node, prime = node only: n'(y), its payoff total */
     double *Rs, *Rp;           /* general: per edge x role, payoff totals of n and n' */
     double *GA, *GQ;           /* general: per node x role, A and Q0 */
@@ -155,6 +166,7 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
         if (!grow((void **)&u->in_next, cap, sizeof(uint32_t)) ||
             !grow((void **)&u->origin, cap, sizeof(uint32_t)) ||
             !grow((void **)&u->E, cap, sizeof(ucd_cache)) ||
+            (u->keep1 && !grow((void **)&u->E1, cap, sizeof(ucd_cache1))) ||
             (u->general && (!grow((void **)&u->Rs, cap, u->nr * sizeof(double)) ||
                             !grow((void **)&u->Rp, cap, u->nr * sizeof(double)))))
             return false;
@@ -250,7 +262,8 @@ static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
         }
         n += y->c;
     }
-    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n, .mu1 = mean_of(num1, den), .n1 = den};
+    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n};
+    if (u->keep1) u->E1[i] = (ucd_cache1){.mu1 = mean_of(num1, den), .n1 = den};
 }
 
 /* mu_d(e) * n(e) for role `to`: eq. (9) at depth 0, eq. (10) above; the numerator and
@@ -360,14 +373,14 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d,
     } else if (isinf(u->depth[0]) && !u->recurse) {
         *mu = u->E[i].mu;
     } else if (u->depth[0] == 1 && !u->recurse) {
-        *mu = u->E[i].mu1;
+        *mu = u->E1[i].mu1;
     } else {
         q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
         *mu = mean_of(num, den);
     }
     if (u->depth[2] == 0 || plain) *nd3 = e->n;
     else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
-    else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E[i].n1;
+    else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E1[i].n1;
     else *nd3 = n_depth(u, d, e, depth_of(u, 2));
     *value = ucd_value(t, *mu, k, *nd3);
 }
@@ -385,7 +398,7 @@ static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, u
         return p;
     }
     if (u->depth[1] == 1 && !u->recurse) {
-        for (uint32_t i = first; i < first + count; i++) p += u->E[i].n1;
+        for (uint32_t i = first; i < first + count; i++) p += u->E1[i].n1;
         return p;
     }
     for (uint32_t i = first; i < first + count; i++)
@@ -705,9 +718,11 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
             double q1 = q_from(sp1, np1, role, role, e->n, a1, b1, mover, sums);
             double den1 = np1 + (sums ? b1 : 0.0);
             double num1 = sp1 + (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
-            double num01 = sp1 + (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
-            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = np1 + c1,
-                                  .mu1 = mean_of(num01, den1), .n1 = den1};
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = np1 + c1};
+            if (u->keep1) {
+                double num01 = sp1 + (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
+                u->E1[i] = (ucd_cache1){.mu1 = mean_of(num01, den1), .n1 = den1};
+            }
             ucd_sums *dx = &u->D[x];
             dx->a += q1 - q0;
             dx->b += hit ? 1.0 : 0.0;
@@ -764,6 +779,7 @@ static int ucd_init(miai_policy *p, miai_search *s) {
     u->general = nr > 2 || pay == MIAI_UCD_PAYOFFS_GENERAL;
     u->solver = miai_solver_on(p);
     u->refresh = u->backup == UCD_DESCENT;
+    u->keep1 = u->depth[0] == 1 || u->depth[1] == 1 || u->depth[2] == 1;
     u->mu_kind = depth_kind(u->depth[0]);
     u->n_kind = depth_kind(u->depth[2]);
     u->fast = !u->general && u->mu_kind >= 0 && u->n_kind >= 0 &&
@@ -781,6 +797,7 @@ static void ucd_destroy(miai_policy *p) {
     free(u->S);
     free(u->D);
     free(u->E);
+    free(u->E1);
     free(u->P);
     free(u->Rs);
     free(u->Rp);
@@ -841,6 +858,7 @@ static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
         u->origin[i] = node;
         u->E[i] = (ucd_cache){0};
+        if (u->keep1) u->E1[i] = (ucd_cache1){0};
     }
     if (u->general) {
         memset(&u->Rs[(size_t)x->first_edge * u->nr], 0, (size_t)x->n_edges * u->nr * sizeof(double));
@@ -866,6 +884,7 @@ static MIAI_UCD_INLINE uint32_t ucd_argmax_once(const ucd_data *u, miai_search *
                                                 int mu_kind, int n_kind) {
     const miai_edge *edges = s->dag.edges;
     const ucd_cache *E = u->E;
+    const ucd_cache1 *E1 = u->E1;
     const miai_ucb_table *t = &s->ucb;
     const uint32_t flagged = MIAI_EDGE_PRUNED | MIAI_EDGE_PROVEN, end = first + count;
     miai_rng saved = s->rng;
@@ -889,9 +908,9 @@ static MIAI_UCD_INLINE uint32_t ucd_argmax_once(const ucd_data *u, miai_search *
                 if (edges[j].n == 0 && pick-- == 0) return j;
         }
         double mu = mu_kind == UCD_AT_INF ? E[i].mu
-                    : mu_kind == UCD_AT_1 ? E[i].mu1
+                    : mu_kind == UCD_AT_1 ? E1[i].mu1
                                           : mean_of(e->sum, e->n);
-        double nd3 = n_kind == UCD_AT_INF ? E[i].n : n_kind == UCD_AT_1 ? E[i].n1 : e->n;
+        double nd3 = n_kind == UCD_AT_INF ? E[i].n : n_kind == UCD_AT_1 ? E1[i].n1 : e->n;
         miai_argmax_offer(&best, &s->rng, i, ucd_value(t, mu, k, nd3));
     }
     return best.chosen;
