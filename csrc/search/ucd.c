@@ -139,18 +139,26 @@ static bool grow(void **p, uint32_t cap, size_t elem) {
     return true;
 }
 
+/* A scratch array (contents dead between uses) with room for cap elements: a fresh
+ * block, not a copy -- realloc would copy (and fault in) the whole old array. */
+static bool regrow_scratch(void **p, uint32_t cap, size_t elem) {
+    free(*p);
+    *p = malloc((size_t)cap * elem);
+    return *p != NULL;
+}
+
 /* Room for the graph's nodes and edges. */
 static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
     if (d->n_nodes > u->cap_nodes) {
         uint32_t cap = u->cap_nodes ? u->cap_nodes : 1024;
         while (cap < d->n_nodes) cap = cap > UINT32_MAX / 2 ? d->n_nodes : cap * 2;
         bool ok = grow((void **)&u->S, cap, sizeof(ucd_sums)) &&
-                  grow((void **)&u->D, cap, sizeof(ucd_sums)) &&
+                  regrow_scratch((void **)&u->D, cap, sizeof(ucd_sums)) &&
                   grow((void **)&u->in_head, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->stamp, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->order, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->stack, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->iter, cap, sizeof(uint32_t)) &&
+                  regrow_scratch((void **)&u->order, cap, sizeof(uint32_t)) &&
+                  regrow_scratch((void **)&u->stack, cap, sizeof(uint32_t)) &&
+                  regrow_scratch((void **)&u->iter, cap, sizeof(uint32_t)) &&
                   (!u->node_prime || grow((void **)&u->P, cap, sizeof(ucd_prime))) &&
                   (!u->general || (grow((void **)&u->GA, cap, u->nr * sizeof(double)) &&
                                    grow((void **)&u->GQ, cap, u->nr * sizeof(double)))) &&
