@@ -35,6 +35,7 @@ typedef struct {
     bool root_only;
     bool random;
     bool solver;
+    bool uct_value; /* selection by eq. (1), not random: uct.c's fast path applies */
 } star_data;
 
 static int star_init(miai_policy *p, miai_search *s) {
@@ -54,6 +55,7 @@ static int star_init(miai_policy *p, miai_search *s) {
     a->root_only = q[3] == 2.0;
     a->random = q[4] == 1.0;
     a->solver = miai_solver_on(p);
+    a->uct_value = !a->random && !a->inside;
     p->data = a;
     return MIAI_OK;
 }
@@ -132,29 +134,25 @@ int miai_uctstar_root_intervals(miai_search *s, double *low, double *high, uint3
     return MIAI_OK;
 }
 
-static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
-                            uint32_t count, uint32_t role) {
-    (void)role;
+/* Kept out of star_select (GCC, Clang), so that its usual path -- the cached one --
+ * stays a short function. */
+#if defined(__GNUC__)
+#define MIAI_STAR_COLD __attribute__((noinline))
+#else
+#define MIAI_STAR_COLD
+#endif
+
+/* The full selection (after any pruning), plain decoupled UCT at a simultaneous node
+ * (random for MCTS*); else the solver's win, the exclusion mask, an
+ * unvisited edge, then the arg-max of eq. (1) or (6); MCTS* draws uniformly. */
+static MIAI_STAR_COLD uint32_t star_select_full(miai_policy *p, miai_search *s,
+                                                uint32_t node, uint32_t first,
+                                                uint32_t count) {
     const star_data *a = p->data;
-    const miai_dag *d = &s->dag;
-    if (miai_simultaneous_at(d, node))
+    if (miai_simultaneous_at(&s->dag, node))
         return a->random ? first + miai_rng_below(&s->rng, count)
                          : miai_select_plain(s, p->cfg.c, first, count);
-    if (a->prune && (!a->root_only || node == d->root) &&
-        d->nodes[d->root].n % a->step == a->step - 1) {
-        prune_node(a, s, node);
-        if (node == d->root) {
-            uint32_t left = 0;
-            for (uint32_t i = first; i < first + count; i++)
-                left += !(d->edges[i].flags & MIAI_EDGE_PRUNED);
-            if (left == 1) atomic_store(&s->stop, true);
-        }
-    }
-    if (!a->random && !a->inside) {
-        uint32_t fast = miai_uct_select_fast(s, p->cfg.c, node, first, count, a->solver);
-        if (fast != MIAI_NIL) return fast;
-    }
-    const miai_edge *edges = d->edges;
+    const miai_edge *edges = s->dag.edges;
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
@@ -182,6 +180,37 @@ static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint3
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
+}
+
+/* Pruning at `node` when it is due (Alg. 4-8); the early stop when one root move is
+ * left. */
+static MIAI_STAR_COLD void star_prune(const star_data *a, miai_search *s, uint32_t node,
+                                      uint32_t first, uint32_t count) {
+    const miai_dag *d = &s->dag;
+    prune_node(a, s, node);
+    if (node == d->root) {
+        uint32_t left = 0;
+        for (uint32_t i = first; i < first + count; i++)
+            left += !(d->edges[i].flags & MIAI_EDGE_PRUNED);
+        if (left == 1) atomic_store(&s->stop, true);
+    }
+}
+
+static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
+                            uint32_t count, uint32_t role) {
+    (void)role;
+    const star_data *a = p->data;
+    const miai_dag *d = &s->dag;
+    if (!miai_simultaneous_at(d, node)) {
+        if (a->prune && (!a->root_only || node == d->root) &&
+            d->nodes[d->root].n % a->step == a->step - 1)
+            star_prune(a, s, node, first, count);
+        if (a->uct_value) {
+            uint32_t fast = miai_uct_select_fast(s, p->cfg.c, node, first, count, a->solver);
+            if (fast != MIAI_NIL) return fast;
+        }
+    }
+    return star_select_full(p, s, node, first, count);
 }
 
 static void star_backup(miai_policy *p, miai_search *s, const miai_path *path,
