@@ -3,6 +3,8 @@ tests/reference/uct_star.py, the identity with UCT, early termination and report
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engine import games
@@ -10,7 +12,7 @@ from engine.errors import InvalidArgumentError
 from engine.search import UCT, MCTSStar, Search, UCTStar, algorithm_from_spec
 from engine.search.uct_star import prune_root_now
 from tests.reference import uct_star as rstar
-from tests.variant_dump import edge_records, root_stats
+from tests.variant_dump import EdgeRecord, edge_records, root_stats, terms
 
 INTERVALS = {"eq5": rstar.interval_eq5, "eq7": rstar.interval_eq7}
 
@@ -140,3 +142,138 @@ def test_reported_root_intervals_match_the_reference(form: str) -> None:
         assert e.visits > 0
         lo, hi = ref(e.sum, e.visits, big_n, 0.5)
         assert shown[e.move] == pytest.approx((lo, hi), abs=1e-9)
+
+
+# -- eq. (6) selection, the terms API, and pruning at every level, step by step --------
+
+
+def snapshot(search: Search) -> dict[int, list[EdgeRecord]]:
+    return {k: edge_records(search, k) for k in range(search.info()["nodes"])}
+
+
+def visits(search: Search) -> dict[int, int]:
+    return {k: search.node(k)["visits"] for k in range(search.info()["nodes"])}
+
+
+def one_iteration(search: Search) -> tuple[dict[int, list[EdgeRecord]], dict[int, int], int,
+                                           dict[int, list[EdgeRecord]], list[int]]:
+    """(edges before, visits before, root visits before, edges after, the nodes where
+    the iteration selected: their visits grew and they have edges now) of one iteration
+    of a tree-mode search."""
+    before, seen = snapshot(search), visits(search)
+    root_n = search.node(search.info()["root"])["visits"]
+    search.run(iterations=1)
+    after = snapshot(search)
+    grown = visits(search)
+    selected = [k for k, recs in after.items() if recs and grown[k] > seen.get(k, 0)]
+    return before, seen, root_n, after, selected
+
+
+def chosen_edge(old: list[EdgeRecord], new: list[EdgeRecord]) -> int:
+    grew = [i for i, r in enumerate(new) if r.n > (old[i].n if old else 0)]
+    assert len(grew) == 1  # tree mode: one edge per node of the path
+    return grew[0]
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4"])
+def test_eq7_form_selects_by_eq6(game: str) -> None:
+    """form=eq7 (pruning off): at every node of every descent the C selection takes an
+    unvisited edge if there is one, else an arg-max of eq. (6) w/n + sqrt(c ln N / n)
+    computed here; and that differs from eq. (1) (the test is not vacuous)."""
+    c = 0.7
+    search = Search(games.create(game).initial_state(),
+                    UCTStar(c=c, p=c, s=10 ** 9, form="eq7"), seed=5, mode="tree")
+    checked = differs = 0
+    for _ in range(400):
+        before, _, _, after, selected = one_iteration(search)
+        for k in selected:
+            old = before.get(k, [])
+            i = chosen_edge(old, after[k])
+            if not old or any(r.n == 0 for r in old):
+                assert not old or old[i].n == 0
+                continue
+            big_n = sum(r.n for r in old)
+            v6 = [rstar.value_eq6(r.sum, r.n, big_n, c) for r in old]
+            v1 = [rstar.value_eq1(r.sum, r.n, big_n, c) for r in old]
+            assert v6[i] >= max(v6) - 1e-12
+            differs += v1[i] < max(v1) - 1e-12
+            checked += 1
+    assert checked > 300 and differs > 0
+
+
+@pytest.mark.parametrize("form", ["eq5", "eq7"])
+def test_terms_equal_the_reference_values(form: str) -> None:
+    """miai_variant_edge_terms for UCT*: (mean, N, n, value) of every edge of every
+    node, value by eq. (1) or eq. (6) as the plain-Python reference computes it."""
+    c = 0.6
+    search = Search(games.create("connect4").initial_state(),
+                    UCTStar(c=c, p=0.2, s=50, variant="step", form=form), seed=2,
+                    iterations=3000)
+    search.run()
+    value = rstar.value_eq6 if form == "eq7" else rstar.value_eq1
+    checked = 0
+    for k, recs in snapshot(search).items():
+        if not recs or search.node(k)["to_move"] < 0:
+            continue
+        big_n = sum(r.n for r in recs)
+        for r, (mean, parent, n, v) in zip(recs, terms(search, k), strict=True):
+            assert (parent, n) == (big_n, r.n)
+            assert mean == (r.sum / r.n if r.n else 0.0)
+            want = value(r.sum, r.n, big_n, c)
+            assert v == want if math.isinf(want) else v == pytest.approx(want, abs=1e-12)
+            checked += r.n > 0
+    assert checked > 500
+
+
+def check_pruning_steps(search: Search, p: float, form: str, step: int,
+                        iterations: int) -> int:
+    """Iteration by iteration: when the root's visit count was step - 1 (mod step) the
+    nodes the descent selected at pruned exactly the edges the reference rule names
+    (upper bound below the best lower bound of the visited, unpruned edges, from the
+    statistics before the iteration), recording that root count; otherwise, and at
+    every other node, nothing was pruned.  Returns the prunings seen below the root."""
+    deep = 0
+    for _ in range(iterations):
+        before, _, root_n, after, selected = one_iteration(search)
+        root = search.info()["root"]
+        for k, recs in after.items():
+            old = before.get(k, [])
+            was = {i for i, r in enumerate(old) if r.flags & 1}
+            newly = {i for i, r in enumerate(recs) if r.flags & 1} - was
+            if k not in selected or root_n % step != step - 1:
+                assert not newly, (k, root_n)
+                continue
+            big_n = sum(r.n for r in old)
+            live = [i for i in range(len(old)) if i not in was]
+            ivs = [INTERVALS[form](old[i].sum, old[i].n, big_n, p) if old[i].n else None
+                   for i in live]
+            want = {live[j] for j in rstar.prunable(ivs)}
+            assert newly == want, (k, root_n)
+            assert all(recs[i].alg_a == root_n for i in newly)
+            deep += len(newly) if k != root else 0
+    return deep
+
+
+@pytest.mark.parametrize("form", ["eq5", "eq7"])
+def test_step_variant_prunes_by_the_rule_at_every_level(form: str) -> None:
+    p = 0.15 if form == "eq5" else 0.03
+    search = Search(games.create("tictactoe").initial_state(),
+                    UCTStar(c=0.7, p=p, s=7, variant="step", form=form), seed=6, mode="tree")
+    assert check_pruning_steps(search, p, form, 7, 700) > 0
+
+
+@pytest.mark.parametrize("form", ["eq5", "eq7"])
+def test_mcts_star_prunes_by_the_rule_at_every_level(form: str) -> None:
+    p = 0.15 if form == "eq5" else 0.03
+    search = Search(games.create("tictactoe").initial_state(),
+                    MCTSStar(p=p, s=5, form=form), seed=8, mode="tree")
+    assert check_pruning_steps(search, p, form, 5, 700) > 0
+
+
+def test_basic_preset_prunes_every_iteration_at_every_level() -> None:
+    """variant=basic (Alg. 4): p = c, s = 1 -- every iteration, every node of the
+    descent applies the rule before selecting."""
+    algo = UCTStar(c=0.5, variant="basic")
+    assert (algo.p, algo.s, algo.levels) == (0.5, 1, 1.0)
+    search = Search(games.create("tictactoe").initial_state(), algo, seed=3, mode="tree")
+    assert check_pruning_steps(search, 0.5, "eq5", 1, 500) > 0

@@ -122,8 +122,9 @@ def compare_ucd_with_reference(search: Search, depths: tuple[float, float, float
                                kind: str = "edge",
                                node_primes: dict[int, tuple[int, list[float]]] | None = None,
                                general: bool = False) -> int:
-    """UCD's C terms, from its kept sums and recomputed, against the plain-Python
-    recursion (tests/reference/ucd.py) on the dumped graph, to 1e-9; with kind="node"
+    """UCD's C terms, from its kept sums (every node's read before any is recomputed)
+    and recomputed, against the plain-Python recursion (tests/reference/ucd.py) on the
+    dumped graph, to 1e-9; with kind="node"
     the nodes' own n', mu' come from ``node_primes`` (node index -> (n', payoff sums
     per role)), observed while the search ran.  Returns the edges checked."""
     from tests.reference import ucd as rucd
@@ -132,11 +133,14 @@ def compare_ucd_with_reference(search: Search, depths: tuple[float, float, float
     for k, (n1, total1) in (node_primes or {}).items():
         nodes[k].n1, nodes[k].total1 = n1, list(total1)
     checked = 0
-    for k, node in enumerate(nodes):
-        if not node.edges or node.to_move < 0:
-            continue
-        for e, t0, t1 in zip(node.edges, terms(search, k), terms(search, k, recompute=True),
-                             strict=True):
+    inner = [k for k, node in enumerate(nodes) if node.edges and node.to_move >= 0]
+    # Every node's kept terms first: a recomputation (refresh_below) rewrites the kept
+    # sums of every node below the one it is asked about.
+    kept = {k: terms(search, k) for k in inner}
+    recomputed = {k: terms(search, k, recompute=True) for k in inner}
+    for k in inner:
+        node = nodes[k]
+        for e, t0, t1 in zip(node.edges, kept[k], recomputed[k], strict=True):
             ref = (rucd.mu(e, depths[0], kind=kind), rucd.p_adapted(e, depths[1], kind),
                    rucd.n_adapted(e, depths[2], kind), rucd.value(e, *depths, c, kind))
             for x, y, z in zip(t0, t1, ref, strict=True):

@@ -8,8 +8,14 @@
  * path (a DAG node proven through one parent is recognised when another parent's
  * descent reaches it).  Selection skips proven losses and takes a proven win; a
  * proven root stops the search.
+ *
+ * With uct.c's node cache (miai_solver_backup_uct, uctstar.c), a node not marked
+ * MIAI_UCT_SPECIAL has no proven edge, so its status is known to be open without a
+ * scan of its edges (the usual case at the end of a descent), and each proof marks
+ * its node special; the proofs made are the same.
  */
 #include "algos.h"
+#include "uct_cache.h"
 
 int miai_algos_check_game(const miai_search *s) {
     return s->game->facts.n_roles > 2 ? MIAI_EINVAL : MIAI_OK;
@@ -36,31 +42,42 @@ static int node_status(const miai_dag *d, uint32_t node) {
     return all_lost ? -1 : 0;
 }
 
-static void mark(miai_edge *e, int won) {
-    e->flags = (e->flags & ~MIAI_EDGE_PROVEN) | (won ? MIAI_EDGE_WIN : MIAI_EDGE_LOSS);
+/* node_status, or 0 without a scan when the node cache says no edge is proven. */
+static inline int status_of(const miai_dag *d, uint32_t node, bool cached) {
+    if (cached && !(d->nodes[node].mark & MIAI_UCT_SPECIAL)) return 0;
+    return node_status(d, node);
 }
 
-void miai_solver_backup(miai_search *s, const miai_path *path, const double *rewards) {
+/* Prove edge `edge` of `node` won or lost for its role. */
+static void mark(miai_dag *d, uint32_t node, uint32_t edge, int won, bool cached) {
+    miai_edge *e = &d->edges[edge];
+    e->flags = (e->flags & ~MIAI_EDGE_PROVEN) | (won ? MIAI_EDGE_WIN : MIAI_EDGE_LOSS);
+    if (cached) miai_uct_mark_special(&d->nodes[node]);
+}
+
+static void solver_backup(miai_search *s, const miai_path *path, const double *rewards,
+                          bool cached) {
     miai_dag *d = &s->dag;
     if (path->len == 0) return;
-    miai_edge *last = &d->edges[path->steps[path->len - 1].edge];
+    const miai_step *end = &path->steps[path->len - 1];
+    const miai_edge *last = &d->edges[end->edge];
     uint32_t leaf = path->leaf;
-    if (miai_simultaneous_at(d, path->steps[path->len - 1].node)) return; /* no proofs */
+    if (miai_simultaneous_at(d, end->node)) return; /* no proofs */
     if (leaf != MIAI_NIL && d->nodes[leaf].to_move == MIAI_NOBODY) {
-        double r = rewards[path->steps[path->len - 1].role];
-        if (r >= 1.0) mark(last, 1);
-        else if (r <= 0.0) mark(last, 0);
+        double r = rewards[end->role];
+        if (r >= 1.0) mark(d, end->node, end->edge, 1, cached);
+        else if (r <= 0.0) mark(d, end->node, end->edge, 0, cached);
     } else if (leaf != MIAI_NIL && leaf == last->child) {
-        int st = node_status(d, leaf); /* a node proven through another parent */
+        int st = status_of(d, leaf, cached); /* a node proven through another parent */
         if (st != 0) {
             uint32_t mover = (uint32_t)d->nodes[leaf].to_move;
-            bool same = mover == path->steps[path->len - 1].role;
-            mark(last, same ? st > 0 : st < 0);
+            bool same = mover == end->role;
+            mark(d, end->node, end->edge, same ? st > 0 : st < 0, cached);
         }
     }
     for (uint32_t k = path->len; k-- > 0;) {
         uint32_t node = path->steps[k].node;
-        int st = node_status(d, node);
+        int st = status_of(d, node, cached);
         if (st == 0) break;
         if (k > 0 && miai_simultaneous_at(d, path->steps[k - 1].node)) break;
         if (k == 0) {
@@ -69,8 +86,17 @@ void miai_solver_backup(miai_search *s, const miai_path *path, const double *rew
         }
         uint32_t mover = path->steps[k].role;
         bool same = mover == path->steps[k - 1].role;
-        mark(&d->edges[path->steps[k - 1].edge], same ? st > 0 : st < 0);
+        mark(d, path->steps[k - 1].node, path->steps[k - 1].edge, same ? st > 0 : st < 0,
+             cached);
     }
+}
+
+void miai_solver_backup(miai_search *s, const miai_path *path, const double *rewards) {
+    solver_backup(s, path, rewards, false);
+}
+
+void miai_solver_backup_uct(miai_search *s, const miai_path *path, const double *rewards) {
+    solver_backup(s, path, rewards, true);
 }
 
 int miai_solver_root(const miai_search *s) { return node_status(&s->dag, s->dag.root); }

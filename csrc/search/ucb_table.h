@@ -8,8 +8,8 @@
  *   - Counts at or above MIAI_UCB_TABLE (and 0) are computed, not looked up.
  *   - The table is plain data inside each search (no global state); miai_ucb_table_init
  *     fills it once when the search is created.
- *   - These are the pieces of uct.c's value (uct-star.txt eq. 1); the formula itself
- *     stays in uct.c.
+ *   - These are the pieces of UCT's value (uct-star.txt eq. 1); the formula itself
+ *     is in uct_cache.h.
  */
 #ifndef MIAI_UCB_TABLE_H
 #define MIAI_UCB_TABLE_H

@@ -32,7 +32,8 @@
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
  * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
  * (13) at selection time (cost b^d).  Depths 1 and infinity are read from per-node
- * sums (A, B, C, Q0 below) and a per-edge cache of mu_1, n_1, mu_inf, n_inf:
+ * sums (A, B, C, Q0 below) and a per-edge cache of mu_inf, n_inf (and mu_1, n_1 when
+ * some depth is 1):
  *   - backup 2 (incremental) keeps them exact after every playout: the ancestors of
  *     the playout's node are visited children first; an edge off the path changes
  *     its origin's A by n(e) (mu_new(e) - mu_old(e)), eq. (15) times the origin's
@@ -48,6 +49,11 @@
  * the total itself whenever the denominator of eq. (10) equals n (always, without
  * transpositions).  So in a tree every depth gives bit for bit UCT's values and,
  * with the shared tie rule, UCT's choices (rewards that are multiples of 1/2^k).
+ *
+ * Speed: for the depths read from the sums (d1, d3 in {0, 1, inf}, d2 in {0, inf},
+ * two-role payoffs) the selection is one pass over the edges (ucd_select_fast) with
+ * p_d2 taken from the node's kept C or B, and sqrt(1/n_d3), sqrt(log p_d2) from the
+ * search's UCB table when the counts are in it -- the same bits as computing them.
  *
  * Per node y (indexed like the DAG's nodes, grown in on_expand; ucd_sums):
  *   A(y) = sum over y's edges f of q_inf(f) = mu_inf(f) n(f)  (role of y's mover)
@@ -81,11 +87,14 @@ typedef struct {
 } ucd_prime;
 
 /* mu_inf(e) and n_inf(e) of one edge, read by the selection without touching the
- * children (edges of a node are contiguous, so are these). */
+ * children (edges of a node are contiguous, so are these); mu_1(e) and n_1(e) in a
+ * second array, kept only when a depth is 1 (nothing else reads them). */
 typedef struct {
     double mu, n;    /* depth infinity */
-    double mu1, n1;  /* depth 1 */
 } ucd_cache;
+typedef struct {
+    double mu1, n1;  /* depth 1 */
+} ucd_cache1;
 
 typedef struct {
     double depth[3];           /* d1, d2, d3; INFINITY for infinity */
@@ -97,11 +106,15 @@ typedef struct {
     bool broken;               /* an allocation failed: sums are no longer kept */
     bool recurse;              /* no sums at all (memory): infinity by bounded recursion */
     bool refresh;              /* sums recomputed below a node before each use */
+    bool fast;                 /* depths the one-pass selection handles (ucd_select_fast) */
+    int mu_kind, n_kind;       /* ... and how it reads d1 and d3 (UCD_AT_*) */
     double inf_depth;          /* the recursion's bound for infinity: max_plies + 1 */
     uint32_t cap_nodes, cap_edges;
     ucd_sums *S;               /* per node */
     ucd_sums *D;               /* per node, scratch of one update: the changes */
     ucd_cache *E;              /* per edge: mu_inf and n_inf (contiguous for selection) */
+    ucd_cache1 *E1;            /* per edge: mu_1 and n_1, when keep1 */
+    bool keep1;                /* some depth is 1: E1 kept */
     ucd_prime *P;              /* per node, prime = node only: n'(y), its payoff total */
     double *Rs, *Rp;           /* general: per edge x role, payoff totals of n and n' */
     double *GA, *GQ;           /* general: per node x role, A and Q0 */
@@ -126,18 +139,26 @@ static bool grow(void **p, uint32_t cap, size_t elem) {
     return true;
 }
 
+/* A scratch array (contents dead between uses) with room for cap elements: a fresh
+ * block, not a copy -- realloc would copy (and fault in) the whole old array. */
+static bool regrow_scratch(void **p, uint32_t cap, size_t elem) {
+    free(*p);
+    *p = malloc((size_t)cap * elem);
+    return *p != NULL;
+}
+
 /* Room for the graph's nodes and edges. */
 static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
     if (d->n_nodes > u->cap_nodes) {
         uint32_t cap = u->cap_nodes ? u->cap_nodes : 1024;
         while (cap < d->n_nodes) cap = cap > UINT32_MAX / 2 ? d->n_nodes : cap * 2;
         bool ok = grow((void **)&u->S, cap, sizeof(ucd_sums)) &&
-                  grow((void **)&u->D, cap, sizeof(ucd_sums)) &&
+                  regrow_scratch((void **)&u->D, cap, sizeof(ucd_sums)) &&
                   grow((void **)&u->in_head, cap, sizeof(uint32_t)) &&
                   grow((void **)&u->stamp, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->order, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->stack, cap, sizeof(uint32_t)) &&
-                  grow((void **)&u->iter, cap, sizeof(uint32_t)) &&
+                  regrow_scratch((void **)&u->order, cap, sizeof(uint32_t)) &&
+                  regrow_scratch((void **)&u->stack, cap, sizeof(uint32_t)) &&
+                  regrow_scratch((void **)&u->iter, cap, sizeof(uint32_t)) &&
                   (!u->node_prime || grow((void **)&u->P, cap, sizeof(ucd_prime))) &&
                   (!u->general || (grow((void **)&u->GA, cap, u->nr * sizeof(double)) &&
                                    grow((void **)&u->GQ, cap, u->nr * sizeof(double)))) &&
@@ -153,6 +174,7 @@ static bool ucd_reserve(ucd_data *u, const miai_dag *d) {
         if (!grow((void **)&u->in_next, cap, sizeof(uint32_t)) ||
             !grow((void **)&u->origin, cap, sizeof(uint32_t)) ||
             !grow((void **)&u->E, cap, sizeof(ucd_cache)) ||
+            (u->keep1 && !grow((void **)&u->E1, cap, sizeof(ucd_cache1))) ||
             (u->general && (!grow((void **)&u->Rs, cap, u->nr * sizeof(double)) ||
                             !grow((void **)&u->Rp, cap, u->nr * sizeof(double)))))
             return false;
@@ -248,7 +270,8 @@ static inline void cache_edge(ucd_data *u, const miai_dag *d, uint32_t i) {
         }
         n += y->c;
     }
-    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n, .mu1 = mean_of(num1, den), .n1 = den};
+    u->E[i] = (ucd_cache){.mu = mean_of(num, den), .n = n};
+    if (u->keep1) u->E1[i] = (ucd_cache1){.mu1 = mean_of(num1, den), .n1 = den};
 }
 
 /* mu_d(e) * n(e) for role `to`: eq. (9) at depth 0, eq. (10) above; the numerator and
@@ -304,10 +327,47 @@ static inline double depth_of(const ucd_data *u, int k) {
     return isinf(u->depth[k]) && u->recurse ? u->inf_depth : u->depth[k];
 }
 
+/* Depth 0, 1 or infinity of d1 or d3 read without recursion: the edge's own, or the
+ * edge cache (mu_1, n_1; mu_inf, n_inf). */
+enum { UCD_AT_0, UCD_AT_1, UCD_AT_INF };
+
+static int depth_kind(double depth) {
+    return depth == 0 ? UCD_AT_0 : depth == 1 ? UCD_AT_1 : isinf(depth) ? UCD_AT_INF : -1;
+}
+
+/* A count kept as a double (a whole number: sums of counts) as an index of the UCB
+ * table (ucb_table.h), or MIAI_UCB_TABLE when it is outside it. */
+static inline uint32_t table_index(double x) {
+    return x >= 1.0 && x < (double)MIAI_UCB_TABLE && (double)(uint32_t)x == x ? (uint32_t)x
+                                                                             : MIAI_UCB_TABLE;
+}
+
+/* uct.c's exploration factor c sqrt(log p) (miai_ucb_factor), sqrt(log p) from the
+ * table when p is in it: the same bits. */
+static inline double ucd_factor(const miai_ucb_table *t, double c, double p) {
+    if (!(p > 1)) return 0.0;
+    uint32_t i = table_index(p);
+    return c * (i < MIAI_UCB_TABLE ? t->sqrt_log[i] : sqrt(log(p)));
+}
+
+/* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
+ * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p) and
+ * sqrt(1 / n_d3) (from the table when n_d3 is in it: the same bits); infinite when
+ * n_d3(e) = 0. */
+static inline double ucd_value(const miai_ucb_table *t, double mu, double k, double nd3) {
+    if (nd3 < (double)MIAI_UCB_TABLE) {
+        if (nd3 <= 0) return INFINITY;
+        uint32_t i = (uint32_t)nd3;
+        if ((double)i == nd3) return mu + k * t->count[i].sqrt_inv;
+    }
+    return mu + k * sqrt(1.0 / nd3);
+}
+
 /* The three terms and the value of edge i; k = c sqrt(log p_d2) of its siblings (eq. 13).
  * An edge never followed (n = 0, so no child) has every count 0: value infinity. */
-static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t i, double k,
-                                  double *mu, double *nd3, double *value) {
+static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d,
+                                  const miai_ucb_table *t, uint32_t i, double k, double *mu,
+                                  double *nd3, double *value) {
     const miai_edge *e = &d->edges[i];
     if (e->n == 0) {
         *mu = *nd3 = 0.0;
@@ -321,18 +381,16 @@ static inline void ucd_edge_terms(const ucd_data *u, const miai_dag *d, uint32_t
     } else if (isinf(u->depth[0]) && !u->recurse) {
         *mu = u->E[i].mu;
     } else if (u->depth[0] == 1 && !u->recurse) {
-        *mu = u->E[i].mu1;
+        *mu = u->E1[i].mu1;
     } else {
         q_depth(u, d, e, depth_of(u, 0), miai_role_of(e), &num, &den);
         *mu = mean_of(num, den);
     }
     if (u->depth[2] == 0 || plain) *nd3 = e->n;
     else if (isinf(u->depth[2]) && !u->recurse) *nd3 = u->E[i].n;
-    else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E[i].n1;
+    else if (u->depth[2] == 1 && !u->recurse) *nd3 = u->E1[i].n1;
     else *nd3 = n_depth(u, d, e, depth_of(u, 2));
-    /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
-     * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p). */
-    *value = *nd3 <= 0 ? INFINITY : *mu + k * sqrt(1.0 / *nd3);
+    *value = ucd_value(t, *mu, k, *nd3);
 }
 
 /* p_d2 over edges[first .. first + count) (eq. 13). */
@@ -348,7 +406,7 @@ static double ucd_parent(const ucd_data *u, const miai_dag *d, uint32_t first, u
         return p;
     }
     if (u->depth[1] == 1 && !u->recurse) {
-        for (uint32_t i = first; i < first + count; i++) p += u->E[i].n1;
+        for (uint32_t i = first; i < first + count; i++) p += u->E1[i].n1;
         return p;
     }
     for (uint32_t i = first; i < first + count; i++)
@@ -566,7 +624,7 @@ static void ucd_rebuild(ucd_data *u, miai_search *s) {
     u->seen_iterations = s->root_iterations;
 }
 
-static void ucd_sync(ucd_data *u, miai_search *s);
+static inline void ucd_sync(ucd_data *u, miai_search *s);
 
 /* Make the sums current for a use at `node`. */
 static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
@@ -577,7 +635,7 @@ static void ucd_prepare(ucd_data *u, miai_search *s, uint32_t node) {
     else ucd_sync(u, s);
 }
 
-static void ucd_sync(ucd_data *u, miai_search *s) {
+static inline void ucd_sync(ucd_data *u, miai_search *s) {
     const miai_node *root = &s->dag.nodes[s->dag.root];
     if (u->seen_iterations != s->root_iterations || u->seen_key != root->key ||
         u->seen_key2 != root->key2)
@@ -668,9 +726,11 @@ static void update_ancestors(ucd_data *u, miai_dag *d, uint32_t leaf, const doub
             double q1 = q_from(sp1, np1, role, role, e->n, a1, b1, mover, sums);
             double den1 = np1 + (sums ? b1 : 0.0);
             double num1 = sp1 + (sums ? miai_q_for(a1, b1, mover, role) : 0.0);
-            double num01 = sp1 + (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
-            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = np1 + c1,
-                                  .mu1 = mean_of(num01, den1), .n1 = den1};
+            u->E[i] = (ucd_cache){.mu = mean_of(num1, den1), .n = np1 + c1};
+            if (u->keep1) {
+                double num01 = sp1 + (sums ? miai_q_for(q01, b1, mover, role) : 0.0);
+                u->E1[i] = (ucd_cache1){.mu1 = mean_of(num01, den1), .n1 = den1};
+            }
             ucd_sums *dx = &u->D[x];
             dx->a += q1 - q0;
             dx->b += hit ? 1.0 : 0.0;
@@ -727,6 +787,11 @@ static int ucd_init(miai_policy *p, miai_search *s) {
     u->general = nr > 2 || pay == MIAI_UCD_PAYOFFS_GENERAL;
     u->solver = miai_solver_on(p);
     u->refresh = u->backup == UCD_DESCENT;
+    u->keep1 = u->depth[0] == 1 || u->depth[1] == 1 || u->depth[2] == 1;
+    u->mu_kind = depth_kind(u->depth[0]);
+    u->n_kind = depth_kind(u->depth[2]);
+    u->fast = !u->general && u->mu_kind >= 0 && u->n_kind >= 0 &&
+              (isinf(u->depth[1]) || u->depth[1] == 0);
     u->inf_depth = (double)s->game->facts.max_plies + 1.0;
     u->seen_iterations = UINT64_MAX;
     u->p_seen_iterations = UINT64_MAX;
@@ -740,6 +805,7 @@ static void ucd_destroy(miai_policy *p) {
     free(u->S);
     free(u->D);
     free(u->E);
+    free(u->E1);
     free(u->P);
     free(u->Rs);
     free(u->Rp);
@@ -800,11 +866,81 @@ static void ucd_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     for (uint32_t i = x->first_edge; i < x->first_edge + x->n_edges; i++) {
         u->origin[i] = node;
         u->E[i] = (ucd_cache){0};
+        if (u->keep1) u->E1[i] = (ucd_cache1){0};
     }
     if (u->general) {
         memset(&u->Rs[(size_t)x->first_edge * u->nr], 0, (size_t)x->n_edges * u->nr * sizeof(double));
         memset(&u->Rp[(size_t)x->first_edge * u->nr], 0, (size_t)x->n_edges * u->nr * sizeof(double));
     }
+}
+
+/* Inlined into each call with constant kinds (GCC, Clang), so each is its own loop. */
+#if defined(__GNUC__)
+#define MIAI_UCD_INLINE inline __attribute__((always_inline))
+#else
+#define MIAI_UCD_INLINE inline
+#endif
+
+/* The selection of ucd_select in one pass over the edges, for a node none of whose
+ * edges is flagged (pruned or proven) -- then the full selection's mask excludes
+ * nothing -- with p_d2 given: the arg-max of the adapted value with the shared tie
+ * rule; at the first unvisited edge the draws so far are undone and one of the
+ * unvisited edges is drawn (those before it were visited).  MIAI_NIL (the rng as it
+ * was) when an edge is flagged: the full selection decides. */
+static MIAI_UCD_INLINE uint32_t ucd_argmax_once(const ucd_data *u, miai_search *s,
+                                                uint32_t first, uint32_t count, double k,
+                                                int mu_kind, int n_kind) {
+    const miai_edge *edges = s->dag.edges;
+    const ucd_cache *E = u->E;
+    const ucd_cache1 *E1 = u->E1;
+    const miai_ucb_table *t = &s->ucb;
+    const uint32_t flagged = MIAI_EDGE_PRUNED | MIAI_EDGE_PROVEN, end = first + count;
+    miai_rng saved = s->rng;
+    miai_argmax best;
+    miai_argmax_init(&best, first);
+    for (uint32_t i = first; i < end; i++) {
+        const miai_edge *e = &edges[i];
+        if (e->flags & flagged) {
+            s->rng = saved;
+            return MIAI_NIL;
+        }
+        if (e->n == 0) { /* miai_pick_unvisited from here */
+            s->rng = saved;
+            uint32_t unvisited = 0;
+            for (uint32_t j = i; j < end; j++) {
+                if (edges[j].flags & flagged) return MIAI_NIL;
+                unvisited += edges[j].n == 0;
+            }
+            uint32_t pick = miai_rng_below(&s->rng, unvisited);
+            for (uint32_t j = i;; j++)
+                if (edges[j].n == 0 && pick-- == 0) return j;
+        }
+        double mu = mu_kind == UCD_AT_INF ? E[i].mu
+                    : mu_kind == UCD_AT_1 ? E1[i].mu1
+                                          : mean_of(e->sum, e->n);
+        double nd3 = n_kind == UCD_AT_INF ? E[i].n : n_kind == UCD_AT_1 ? E1[i].n1 : e->n;
+        miai_argmax_offer(&best, &s->rng, i, ucd_value(t, mu, k, nd3));
+    }
+    return best.chosen;
+}
+
+/* ucd_select for the kept sums (u->fast, not recursing): p_d2 = C(node) at depth
+ * infinity (the sum of the n_inf of its edges, eq. 12-13) or B(node) at depth 0 (the
+ * sum of their n).  Below 2^53 both are whole numbers kept exactly (counts only grow,
+ * and a child's C is at most its parent's), so they equal ucd_parent's sum in any
+ * order; above (path counts explode in some graphs) ucd_parent sums the edges. */
+static uint32_t ucd_select_fast(const ucd_data *u, miai_search *s, uint32_t node,
+                                uint32_t first, uint32_t count, double c) {
+    const ucd_sums *x = &u->S[node];
+    double parent = isinf(u->depth[1]) ? x->c : x->b;
+    if (!(parent < 9007199254740992.0)) parent = ucd_parent(u, &s->dag, first, count);
+    double k = ucd_factor(&s->ucb, c, parent);
+    int mu_kind = u->mu_kind, n_kind = u->n_kind;
+    if (mu_kind == UCD_AT_INF && n_kind == UCD_AT_INF)
+        return ucd_argmax_once(u, s, first, count, k, UCD_AT_INF, UCD_AT_INF);
+    if (mu_kind == UCD_AT_1 && n_kind == UCD_AT_1)
+        return ucd_argmax_once(u, s, first, count, k, UCD_AT_1, UCD_AT_1);
+    return ucd_argmax_once(u, s, first, count, k, mu_kind, n_kind);
 }
 
 static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -815,19 +951,24 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     if (miai_simultaneous_at(d, node)) return miai_select_plain(s, p->cfg.c, first, count);
     ucd_prepare(u, s, node);
     if (u->general && u->recurse) return miai_select_plain(s, p->cfg.c, first, count);
+    uint32_t chosen;
+    if (u->fast && !u->recurse) {
+        chosen = ucd_select_fast(u, s, node, first, count, p->cfg.c);
+        if (chosen != MIAI_NIL) return chosen;
+    }
     const miai_edge *edges = d->edges;
-    uint32_t chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
+    chosen = u->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (chosen != MIAI_NIL) return chosen;
     uint32_t mask = miai_exclusion(edges, first, count, u->solver);
     uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
     if (fresh != MIAI_NIL) return fresh;
-    double k = miai_ucb_factor(p->cfg.c, ucd_parent(u, d, first, count));
+    double k = ucd_factor(&s->ucb, p->cfg.c, ucd_parent(u, d, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (edges[i].flags & mask) continue;
         double mu, nd3, v;
-        ucd_edge_terms(u, d, i, k, &mu, &nd3, &v);
+        ucd_edge_terms(u, d, &s->ucb, i, k, &mu, &nd3, &v);
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
@@ -946,10 +1087,10 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     ucd_prepare(u, s, node);
     const miai_node *x = &d->nodes[node];
     double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
-    double f = miai_ucb_factor(p->cfg.c, parent);
+    double f = ucd_factor(&s->ucb, p->cfg.c, parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         double mu, nd3, v;
-        ucd_edge_terms(u, d, x->first_edge + k, f, &mu, &nd3, &v);
+        ucd_edge_terms(u, d, &s->ucb, x->first_edge + k, f, &mu, &nd3, &v);
         out[4 * k] = mu;
         out[4 * k + 1] = parent;
         out[4 * k + 2] = nd3;

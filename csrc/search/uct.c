@@ -4,52 +4,34 @@
  * Unvisited edges have an infinite value; ties are broken uniformly at random with
  * the search's rng (reservoir sampling over equal values).
  *
- * Node cache: at an alternating node, node->mark (policy.h lets a policy use it between
- * reroots) holds N = the sum of n over the node's edges in its low 30 bits,
- * UCT_UNEVEN when some edge has n >= 2, and UCT_PRUNED when the last reroot found a
- * pruned edge (pruning happens only at the root between reroots); uct_backup keeps
- * it and uct_on_reroot recomputes it from the edges.  N = UCT_N_UNKNOWN (saturated)
- * means "sum the edges".  With it the two usual selections read the edges once:
- *   - every edge visited: one arg-max pass (it checks n > 0 itself, and the pruned
- *     flags at the root or under UCT_PRUNED, and otherwise restores the rng and falls
- *     back);
- *   - filling (N < count, every n <= 1, none pruned): the N visited edges have n = 1,
+ * Node cache (uct_cache.h, shared with uctstar.c): at an alternating node, node->mark
+ * holds N = the sum of n over the node's edges, MIAI_UCT_UNEVEN when some edge has
+ * n >= 2, and MIAI_UCT_SPECIAL when some edge may be flagged (pruned; proven, for the
+ * solver); uct_backup keeps it and uct_on_reroot recomputes it from the edges.  Plain
+ * UCT prunes only at the root (miai_search_set_pruned between runs), which is always
+ * read as special.  With it the two usual selections read the edges once:
+ *   - every edge visited: one arg-max pass (it checks n > 0 itself, and at a special
+ *     node skips pruned edges -- proven losses with the solver, and takes a proven
+ *     win -- and otherwise restores the rng and falls back);
+ *   - filling (N < count, every n <= 1, not special): the N visited edges have n = 1,
  *     so count - N are unvisited; the draw and the scan for the chosen one need no
- *     counting pass.  The root (where set_pruned acts between reroots) is left out.
+ *     counting pass.  The root is left out.
  * Anything else takes the full two-pass selection, so the choice and the rng draws
  * are the same either way.
  */
 #include <math.h>
 
-#include "mcts.h"
-
-/* The UCT value, uct-star.txt eq. 1 (= ucd.txt eq. 2): U_i = w_i/n_i + c*sqrt(ln N/n_i),
- * with N = p(e), the payoffs of e and its siblings.  Written as
- * w_i*(1/n_i) + (c*sqrt(ln N))*sqrt(1/n_i): c*sqrt(ln N) computed once per node, 1/n_i
- * and sqrt(1/n_i) looked up for small n_i (ucb_table.h: the same bits as computing
- * them), else one division and one square root per edge. */
-static inline double uct_value_of(double sum, miai_ucb_count q, double c_sqrt_log_parent) {
-    return sum * q.inv + c_sqrt_log_parent * q.sqrt_inv;
-}
+#include "algos.h"
+#include "uct_cache.h"
 
 static inline double uct_value(const miai_ucb_table *t, double sum, uint32_t n,
                                double c_sqrt_log_parent) {
     if (n == 0) return INFINITY;
-    return uct_value_of(sum, miai_ucb_count_of(t, n), c_sqrt_log_parent);
+    return miai_uct_value_of(sum, miai_ucb_count_of(t, n), c_sqrt_log_parent);
 }
-
-#define UCT_PRUNED 0x80000000u
-#define UCT_UNEVEN 0x40000000u
-#define UCT_N_UNKNOWN 0x3FFFFFFFu
-#define UCT_N(mark) ((mark) & UCT_N_UNKNOWN)
 
 static inline bool eligible(const miai_edge *e, bool skip_pruned) {
     return !(skip_pruned && (e->flags & MIAI_EDGE_PRUNED));
-}
-
-/* The exploration factor c*sqrt(ln N) of eq. 1 (0 while N <= 1). */
-static inline double uct_factor(const miai_search *s, double c, uint64_t parent) {
-    return parent > 1 ? c * miai_ucb_sqrt_log(&s->ucb, parent) : 0.0;
 }
 
 /* Arg-max of uct_value over the eligible edges, ties broken by reservoir sampling. */
@@ -93,57 +75,15 @@ static uint32_t uct_select_pruned(miai_policy *p, miai_search *s, uint32_t first
         for (uint32_t i = first; i < first + count; i++)
             if (edges[i].n == 0 && eligible(&edges[i], skip_pruned) && k-- == 0) return i;
     }
-    return uct_argmax(s, first, count, skip_pruned, uct_factor(s, p->cfg.c, parent));
-}
-
-/* One pass over a node whose N is known: the arg-max of uct_value with uct_argmax's
- * tie draws, or MIAI_NIL (the rng as it was) when an edge is unvisited or (with
- * check_pruned) pruned and the full selection must decide. */
-static inline uint32_t uct_argmax_once(miai_search *s, uint32_t first, uint32_t count,
-                                       double k, bool check_pruned) {
-    const miai_edge *e = s->dag.edges + first;
-    const miai_ucb_table *t = &s->ucb;
-    miai_rng saved = s->rng;
-    double best = -INFINITY;
-    uint32_t chosen = 0, ties = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t n = e[i].n;
-        if (n == 0 || (check_pruned && (e[i].flags & MIAI_EDGE_PRUNED))) {
-            s->rng = saved;
-            return MIAI_NIL;
-        }
-        double v = uct_value_of(e[i].sum, miai_ucb_count_of(t, n), k);
-        if (v > best) {
-            best = v;
-            chosen = i;
-            ties = 1;
-        } else if (v == best && miai_rng_below(&s->rng, ++ties) == 0) {
-            chosen = i;
-        }
-    }
-    return first + chosen;
+    return uct_argmax(s, first, count, skip_pruned, miai_uct_factor(s, p->cfg.c, parent));
 }
 
 static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                            uint32_t count, uint32_t role) {
     (void)role;
-    const miai_node *x = &s->dag.nodes[node];
+    uint32_t chosen = miai_uct_select_fast(s, p->cfg.c, node, first, count, false);
+    if (chosen != MIAI_NIL) return chosen;
     const miai_edge *edges = s->dag.edges;
-    uint32_t big_n = UCT_N(x->mark);
-    if (x->to_move != MIAI_SIMULTANEOUS && big_n != UCT_N_UNKNOWN) {
-        /* Every edge visited needs N >= count (the pass checks the rest). */
-        bool maybe_pruned = (x->mark & UCT_PRUNED) || node == s->dag.root;
-        if (big_n >= count) {
-            double k = uct_factor(s, p->cfg.c, big_n);
-            uint32_t chosen = maybe_pruned ? uct_argmax_once(s, first, count, k, true)
-                                           : uct_argmax_once(s, first, count, k, false);
-            if (chosen != MIAI_NIL) return chosen;
-        } else if (!(x->mark & UCT_UNEVEN) && !maybe_pruned) {
-            uint32_t k = miai_rng_below(&s->rng, count - big_n);
-            for (uint32_t i = first; i < first + count; i++)
-                if (edges[i].n == 0 && k-- == 0) return i;
-        }
-    }
     uint64_t parent = 0;
     uint32_t unvisited = 0, flags = 0;
     for (uint32_t i = first; i < first + count; i++) {
@@ -158,29 +98,16 @@ static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32
         for (uint32_t i = first; i < first + count; i++)
             if (edges[i].n == 0 && k-- == 0) return i;
     }
-    return uct_argmax(s, first, count, false, uct_factor(s, p->cfg.c, parent));
+    return uct_argmax(s, first, count, false, miai_uct_factor(s, p->cfg.c, parent));
 }
 
 static void uct_backup(miai_policy *p, miai_search *s, const miai_path *path,
                        const double *rewards) {
     (void)p;
-    /* miai_backup_descent, and each step adds 1 to its node's N. */
-    miai_node *nodes = s->dag.nodes;
-    miai_edge *edges = s->dag.edges;
-    for (uint32_t i = 0; i < path->len; i++) {
-        const miai_step *st = &path->steps[i];
-        miai_edge *e = &edges[st->edge];
-        miai_backup_step(e, rewards[st->role], i >= path->last_level);
-        miai_node *x = &nodes[st->node];
-        if (x->to_move == MIAI_SIMULTANEOUS) continue;
-        if (UCT_N(x->mark) != UCT_N_UNKNOWN) x->mark++;
-        if (e->n >= 2) x->mark |= UCT_UNEVEN;
-    }
+    miai_uct_backup_descent(s, path, rewards);
 }
 
-/* After a reroot (mark = old first edge, policy.h): every node's N from its edges. */
-static void uct_on_reroot(miai_policy *p, miai_search *s) {
-    (void)p;
+void miai_uct_recount(miai_search *s, uint32_t special) {
     miai_dag *d = &s->dag;
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         miai_node *x = &d->nodes[i];
@@ -189,11 +116,17 @@ static void uct_on_reroot(miai_policy *p, miai_search *s) {
         for (uint32_t k = 0; k < x->n_edges; k++) {
             const miai_edge *e = &d->edges[x->first_edge + k];
             sum += e->n;
-            if (e->n >= 2) bits |= UCT_UNEVEN;
-            if (e->flags & MIAI_EDGE_PRUNED) bits |= UCT_PRUNED;
+            if (e->n >= 2) bits |= MIAI_UCT_UNEVEN;
+            if (e->flags & special) bits |= MIAI_UCT_SPECIAL;
         }
-        x->mark = (sum < UCT_N_UNKNOWN ? (uint32_t)sum : UCT_N_UNKNOWN) | bits;
+        x->mark = (sum < MIAI_UCT_N_UNKNOWN ? (uint32_t)sum : MIAI_UCT_N_UNKNOWN) | bits;
     }
+}
+
+/* After a reroot (mark = old first edge, policy.h): every node's N from its edges. */
+static void uct_on_reroot(miai_policy *p, miai_search *s) {
+    (void)p;
+    miai_uct_recount(s, MIAI_EDGE_PRUNED);
 }
 
 const miai_policy_ops miai_uct_policy = {

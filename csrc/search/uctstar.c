@@ -15,10 +15,17 @@
  * one root child is left, the search's stop flag is raised (early termination).
  * With pruning off, the selection is uct.c's value computed the same way, so the
  * choices equal UCT's under the same seed.
+ *
+ * Speed: the nodes carry uct.c's cache (uct_cache.h): the backup keeps N, a node where
+ * pruning or a proof flags an edge is marked special, and with UCT's value (eq. 1)
+ * the selection is uct.c's fast one; only what it leaves undecided (unvisited edges
+ * after the filling phase, a node whose every edge is excluded), the random
+ * selection of MCTS* and eq. (6) take the full selection below.
  */
 #include <stdlib.h>
 
 #include "algos.h"
+#include "uct_cache.h"
 
 typedef struct {
     double p;
@@ -28,6 +35,7 @@ typedef struct {
     bool root_only;
     bool random;
     bool solver;
+    bool uct_value; /* selection by eq. (1), not random: uct.c's fast path applies */
 } star_data;
 
 static int star_init(miai_policy *p, miai_search *s) {
@@ -47,6 +55,7 @@ static int star_init(miai_policy *p, miai_search *s) {
     a->root_only = q[3] == 2.0;
     a->random = q[4] == 1.0;
     a->solver = miai_solver_on(p);
+    a->uct_value = !a->random && !a->inside;
     p->data = a;
     return MIAI_OK;
 }
@@ -62,8 +71,16 @@ static inline double half_width(bool inside, double r, double log_parent, double
     return inside ? sqrt(r * log_parent / n) : r * sqrt(log_parent / n);
 }
 
-/* B* pruning at one node (Alg. 4 lines 4-9). */
-static void prune_node(const star_data *a, miai_search *s, uint32_t first, uint32_t count) {
+/* The selection value of eq. (6): mean + sqrt(c ln N / n), infinite for n = 0
+ * (the form of the thesis's tables; eq. (1) is uct.c's). */
+static inline double eq6_value(double c, double log_parent, double sum, uint32_t n) {
+    return n ? sum / n + sqrt(c * log_parent / n) : INFINITY;
+}
+
+/* B* pruning at `node` (Alg. 4 lines 4-9); a node that lost an edge is marked
+ * special for the node cache. */
+static void prune_node(const star_data *a, miai_search *s, uint32_t node) {
+    uint32_t first = s->dag.nodes[node].first_edge, count = s->dag.nodes[node].n_edges;
     miai_edge *edges = s->dag.edges;
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
@@ -83,6 +100,7 @@ static void prune_node(const star_data *a, miai_search *s, uint32_t first, uint3
         if (high < best_low) {
             e->flags |= MIAI_EDGE_PRUNED;
             e->alg_a = when;
+            miai_uct_mark_special(&s->dag.nodes[node]);
         }
     }
 }
@@ -116,25 +134,25 @@ int miai_uctstar_root_intervals(miai_search *s, double *low, double *high, uint3
     return MIAI_OK;
 }
 
-static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
-                            uint32_t count, uint32_t role) {
-    (void)role;
+/* Kept out of star_select (GCC, Clang), so that its usual path -- the cached one --
+ * stays a short function. */
+#if defined(__GNUC__)
+#define MIAI_STAR_COLD __attribute__((noinline))
+#else
+#define MIAI_STAR_COLD
+#endif
+
+/* The full selection (after any pruning), plain decoupled UCT at a simultaneous node
+ * (random for MCTS*); else the solver's win, the exclusion mask, an
+ * unvisited edge, then the arg-max of eq. (1) or (6); MCTS* draws uniformly. */
+static MIAI_STAR_COLD uint32_t star_select_full(miai_policy *p, miai_search *s,
+                                                uint32_t node, uint32_t first,
+                                                uint32_t count) {
     const star_data *a = p->data;
-    const miai_dag *d = &s->dag;
-    if (miai_simultaneous_at(d, node))
+    if (miai_simultaneous_at(&s->dag, node))
         return a->random ? first + miai_rng_below(&s->rng, count)
                          : miai_select_plain(s, p->cfg.c, first, count);
-    if (a->prune && (!a->root_only || node == d->root) &&
-        d->nodes[d->root].n % a->step == a->step - 1) {
-        prune_node(a, s, first, count);
-        if (node == d->root) {
-            uint32_t left = 0;
-            for (uint32_t i = first; i < first + count; i++)
-                left += !(d->edges[i].flags & MIAI_EDGE_PRUNED);
-            if (left == 1) atomic_store(&s->stop, true);
-        }
-    }
-    const miai_edge *edges = d->edges;
+    const miai_edge *edges = s->dag.edges;
     uint32_t win = a->solver ? miai_solver_win(edges, first, count) : MIAI_NIL;
     if (win != MIAI_NIL) return win;
     uint32_t mask = miai_exclusion(edges, first, count, a->solver);
@@ -157,19 +175,55 @@ static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     for (uint32_t i = first; i < first + count; i++) {
         const miai_edge *e = &edges[i];
         if (e->flags & mask) continue;
-        double v;
-        if (!a->inside) v = miai_ucb(e->sum, e->n, k); /* eq. (1) */
-        else v = e->n ? e->sum / e->n + sqrt(p->cfg.c * log_parent / e->n) : INFINITY; /* (6) */
+        double v = a->inside ? eq6_value(p->cfg.c, log_parent, e->sum, e->n)
+                             : miai_ucb(e->sum, e->n, k); /* eq. (1) */
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
 }
 
+/* Pruning at `node` when it is due (Alg. 4-8); the early stop when one root move is
+ * left. */
+static MIAI_STAR_COLD void star_prune(const star_data *a, miai_search *s, uint32_t node,
+                                      uint32_t first, uint32_t count) {
+    const miai_dag *d = &s->dag;
+    prune_node(a, s, node);
+    if (node == d->root) {
+        uint32_t left = 0;
+        for (uint32_t i = first; i < first + count; i++)
+            left += !(d->edges[i].flags & MIAI_EDGE_PRUNED);
+        if (left == 1) atomic_store(&s->stop, true);
+    }
+}
+
+static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
+                            uint32_t count, uint32_t role) {
+    (void)role;
+    const star_data *a = p->data;
+    const miai_dag *d = &s->dag;
+    if (!miai_simultaneous_at(d, node)) {
+        if (a->prune && (!a->root_only || node == d->root) &&
+            d->nodes[d->root].n % a->step == a->step - 1)
+            star_prune(a, s, node, first, count);
+        if (a->uct_value) {
+            uint32_t fast = miai_uct_select_fast(s, p->cfg.c, node, first, count, a->solver);
+            if (fast != MIAI_NIL) return fast;
+        }
+    }
+    return star_select_full(p, s, node, first, count);
+}
+
 static void star_backup(miai_policy *p, miai_search *s, const miai_path *path,
                         const double *rewards) {
     const star_data *a = p->data;
-    miai_backup_descent(s, path, rewards);
-    if (a->solver) miai_solver_backup(s, path, rewards);
+    miai_uct_backup_descent(s, path, rewards);
+    if (a->solver) miai_solver_backup_uct(s, path, rewards);
+}
+
+/* After a reroot: the node cache from the edges (pruned and proven edges special). */
+static void star_on_reroot(miai_policy *p, miai_search *s) {
+    (void)p;
+    miai_uct_recount(s, MIAI_EDGE_PRUNED | MIAI_EDGE_PROVEN);
 }
 
 static uint32_t star_final(const miai_policy *p, const miai_search *s, uint32_t first,
@@ -192,10 +246,9 @@ void miai_uctstar_terms(miai_policy *p, miai_search *s, uint32_t node, double *o
         out[4 * k] = mean;
         out[4 * k + 1] = (double)parent;
         out[4 * k + 2] = e->n;
-        out[4 * k + 3] = !e->n ? INFINITY
-                         : a->inside ? mean + sqrt(p->cfg.c * log_parent / e->n)
-                                     : miai_ucb(e->sum, e->n,
-                                                miai_ucb_factor(p->cfg.c, (double)parent));
+        out[4 * k + 3] = a->inside ? eq6_value(p->cfg.c, log_parent, e->sum, e->n)
+                                   : miai_ucb(e->sum, e->n,
+                                              miai_ucb_factor(p->cfg.c, (double)parent));
     }
 }
 
@@ -204,6 +257,7 @@ const miai_policy_ops miai_uctstar_policy = {
     .init = star_init,
     .destroy = star_destroy,
     .select = star_select,
+    .on_reroot = star_on_reroot,
     .backup = star_backup,
     .final = star_final,
 };
@@ -214,7 +268,7 @@ void miai_uctstar_prune_root(miai_policy *p, miai_search *s, uint32_t *left) {
     const star_data *a = p->data;
     const miai_dag *d = &s->dag;
     const miai_node *root = &d->nodes[d->root];
-    prune_node(a, s, root->first_edge, root->n_edges);
+    prune_node(a, s, d->root);
     uint32_t n = 0;
     for (uint32_t i = root->first_edge; i < root->first_edge + root->n_edges; i++)
         n += !(d->edges[i].flags & MIAI_EDGE_PRUNED);

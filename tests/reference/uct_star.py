@@ -6,6 +6,21 @@ import math
 from collections.abc import Sequence
 
 
+def value_eq1(w: float, n: float, big_n: float, c: float) -> float:
+    """Eq. (1), UCT's value: w/n + c sqrt(ln N / n); infinite for an unvisited move."""
+    if n == 0:
+        return math.inf
+    return w / n + (c * math.sqrt(math.log(big_n)) if big_n > 1 else 0.0) * math.sqrt(1.0 / n)
+
+
+def value_eq6(w: float, n: float, big_n: float, c: float) -> float:
+    """Eq. (6), the selection value with the rate inside the root (the form of the
+    thesis's tables): w/n + sqrt(c ln N / n); infinite for an unvisited move."""
+    if n == 0:
+        return math.inf
+    return w / n + math.sqrt(c * (math.log(big_n) if big_n else 0.0) / n)
+
+
 def interval_eq5(w: float, n: float, big_n: float, p: float) -> tuple[float, float]:
     """Eq. (5): mean -+ p sqrt(ln N / n)  (eq. (4) when p = c)."""
     half = p * math.sqrt(math.log(big_n) / n)
