@@ -204,13 +204,17 @@ def test_c_duct_backup_replays_the_reference(spec, mode, lam, plies, seed):
     assert checked > 1000
     for node in {k[0] for k in nd}:  # eq. (2) at every node the search went through
         recs = edge_records(search, node)
-        s = sum(r.alg_b for r in recs)
+        # s^D = sum_j n^D_j with the reference's own n^D (eq. 3 replayed in doubles);
+        # the C policy takes it from the node's visit count (its closed form), not from
+        # its float counts, whose rounding would be ~1e-7 relative
+        s = sum(v for k, v in nd.items() if k[0] == node)
         for rec, t in zip(recs, terms(search, node), strict=True):
             if rec.alg_b == 0:
                 assert math.isinf(t[3])
                 continue
-            # s^D >= 1 exactly (1 after the first visit, then lambda s^D + 1); the float
-            # counts may round it just below 1, where C takes log s^D as 0
+            assert t[1] == pytest.approx(s, rel=1e-12)
+            # s^D >= 1 (1 after the first visit, then lambda s^D + 1); the reference's
+            # doubles may round it just below 1, where C takes log s^D as 0
             want = rauct.duct_value(rec.alg_a / rec.alg_b, rec.alg_b, max(s, 1.0), 0.5)
             assert t[3] == pytest.approx(want, abs=1e-9)
 
