@@ -287,3 +287,36 @@ def test_c_lambda_one_equals_uct_with_pruned_root_moves():
     after = [e.visits for e in other.root_edges()]
     assert [after[i] for i in (0, 3, 5)] == [frozen[i] for i in (0, 3, 5)]
     assert sum(after) == sum(frozen) + 400
+
+
+@pytest.mark.parametrize(("spec", "mode", "lam", "solver"),
+                         [("hex:size=4", "tree", 0.9, False), ("tictactoe", "tree", 0.5, True),
+                          ("tictactoe", "dag", 0.99, False), ("connect4", "dag", 0.9, True),
+                          ("tictactoe", "tree", 1e-4, False)])
+def test_c_duct_s_is_a_function_of_the_visits(spec, mode, lam, solver):
+    """The C policy takes eq. (2)'s s^D = sum_j n^D_j from the node's visit count t =
+    sum_j n_j as (1 - lambda^t) / (1 - lambda) (each visit decays every n^D and adds 1 to
+    one).  Check that claim on the stored counts after searching, after tree reuse
+    (advance), with the solver, in DAG mode and in the eager code (lambda < 2^-10): the
+    float counts' sum agrees to their rounding, and the reported s^D is the closed
+    form."""
+    game = games.create_from_spec(spec)
+    search = Search(game.initial_state(), DUCT(c=0.5, lam=lam, solver=solver), seed=3,
+                    mode=mode)
+    checked = 0
+    for _ in range(3):
+        search.run(iterations=400)
+        for node in range(search.info()["nodes"]):
+            recs = edge_records(search, node)
+            t = sum(r.n for r in recs)
+            if t == 0 or any(r.role != recs[0].role for r in recs):
+                continue
+            want = (1 - lam**t) / (1 - lam)
+            assert sum(r.alg_b for r in recs) == pytest.approx(want, rel=1e-4), node
+            assert terms(search, node)[0][1] == pytest.approx(want, rel=1e-12), node
+            checked += 1
+        best = search.result().best_move
+        if best < 0:
+            break
+        search.advance(best)
+    assert checked > 100
