@@ -395,6 +395,18 @@ static inline uint32_t auct_argmax(const miai_search *s, const miai_edge *edges,
     return best.chosen;
 }
 
+/* True when eq. (2)'s value W / N + k sqrt(1 / N) of an edge (N > 0) is certainly below
+ * `best`, decided without a division or a square root: with d = best N - W > 0 it is
+ * below iff k^2 N < d^2.  Margins (d > 1e-6 of |best| N + |W|, k^2 N (1 + 1e-6) < d^2)
+ * keep the decision far from rounding: such a value is below best by more than
+ * 1e-13 (|best| + |W / N|), far more than the rounding of its computed value.  A value
+ * below the best changes nothing in miai_argmax_offer (no tie, no draw), so skipping
+ * it makes the same choices.  NaN (best = INFINITY, N = 0) compares false. */
+static inline bool duct_below(double w, double nd, double k, double best) {
+    const double d = best * nd - w;
+    return d > 1e-6 * (fabs(best) * nd + fabs(w)) && k * k * nd * (1.0 + 1e-6) < d * d;
+}
+
 /* One pass over a node whose edges should all be visited: the arg-max of eq. (5)
  * (AUCT) or eq. (2) (DUCT) with miai_argmax's tie draws, or MIAI_NIL (the rng as it
  * was) when an edge is unvisited or (with check_pruned) pruned. */
@@ -411,6 +423,7 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
             s->rng = saved;
             return MIAI_NIL;
         }
+        if (duct && duct_below(e[i].alg_a, e[i].alg_b, k, best.best)) continue;
         const double v = duct ? miai_ucb(e[i].alg_a, e[i].alg_b, k) /* eq. (2) */
                               : auct_value_of(e[i].alg_a, miai_ucb_count_of(t, n), k);
         miai_argmax_offer(&best, &s->rng, i, v);
@@ -603,6 +616,7 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < end; i++) {
         if (mask && (edges[i].flags & mask)) continue;
+        if (duct_below(edges[i].alg_a, edges[i].alg_b, k, best.best)) continue;
         /* eq. (2): r^D + C sqrt(log s^D / n^D) */
         miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
     }
