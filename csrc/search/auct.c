@@ -402,10 +402,13 @@ static inline uint32_t auct_argmax(const miai_search *s, const miai_edge *edges,
  * 1e-13 (|best| + |W / N|), far more than the rounding of its computed value.  A value
  * below the best changes nothing in miai_argmax_offer (no tie, no draw), so skipping
  * it makes the same choices.  NaN (best = INFINITY, N = 0) compares false. */
-static inline bool duct_below(double w, double nd, double k, double best) {
+static inline bool duct_below(double w, double nd, double k2m, double best) {
     const double d = best * nd - w;
-    return d > 1e-6 * (fabs(best) * nd + fabs(w)) && k * k * nd * (1.0 + 1e-6) < d * d;
+    return d > 1e-6 * (fabs(best) * nd + fabs(w)) && k2m * nd < d * d;
 }
+
+/* duct_below's k^2 (1 + 1e-6). */
+static inline double duct_k2m(double k) { return k * k * (1.0 + 1e-6); }
 
 /* One pass over a node whose edges should all be visited: the arg-max of eq. (5)
  * (AUCT) or eq. (2) (DUCT) with miai_argmax's tie draws, or MIAI_NIL (the rng as it
@@ -414,6 +417,7 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
                                    bool check_pruned, bool duct) {
     const miai_edge *e = s->dag.edges + first;
     const miai_ucb_table *t = &s->ucb;
+    const double k2m = duct_k2m(k);
     miai_rng saved = s->rng;
     miai_argmax best;
     miai_argmax_init(&best, 0);
@@ -423,7 +427,7 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
             s->rng = saved;
             return MIAI_NIL;
         }
-        if (duct && duct_below(e[i].alg_a, e[i].alg_b, k, best.best)) continue;
+        if (duct && duct_below(e[i].alg_a, e[i].alg_b, k2m, best.best)) continue;
         const double v = duct ? miai_ucb(e[i].alg_a, e[i].alg_b, k) /* eq. (2) */
                               : auct_value_of(e[i].alg_a, miai_ucb_count_of(t, n), k);
         miai_argmax_offer(&best, &s->rng, i, v);
@@ -612,11 +616,12 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     }
     /* a lazy node keeps the factor (times sqrt(scale)); else scale 1 */
     const double k = scale_of(a, node) != 1.0 ? a->node[node].aux : duct_factor_of(a, visits);
+    const double k2m = duct_k2m(k);
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < end; i++) {
         if (mask && (edges[i].flags & mask)) continue;
-        if (duct_below(edges[i].alg_a, edges[i].alg_b, k, best.best)) continue;
+        if (duct_below(edges[i].alg_a, edges[i].alg_b, k2m, best.best)) continue;
         /* eq. (2): r^D + C sqrt(log s^D / n^D) */
         miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
     }
