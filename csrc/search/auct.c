@@ -102,6 +102,7 @@ typedef struct {
     double inv_lambda;
     double inv_sqrt_lambda; /* DUCT, lazy: lambda^(-1/2), the factor of lazy_node.root */
     double c;
+    double log_lambda; /* DUCT: log(lambda) */
     miai_decay decay;
     double duct_factor[DUCT_TABLE]; /* DUCT: c sqrt(log s_t), 0 while s_t <= 1 */
 } auct_data;
@@ -149,8 +150,9 @@ static void node_cache_rebuild(miai_dag *d) {
 }
 
 /* s^D of a node visited t times (see DUCT_TABLE), computed directly. */
-static inline double duct_s(double lambda, uint64_t t) {
-    return lambda == 1.0 ? (double)t : -expm1((double)t * log(lambda)) / (1.0 - lambda);
+static inline double duct_s(const auct_data *a, uint64_t t) {
+    const double lambda = a->decay.lambda;
+    return lambda == 1.0 ? (double)t : -expm1((double)t * a->log_lambda) / (1.0 - lambda);
 }
 
 /* DUCT's exploration factor of eq. (2), c sqrt(log s^D) (0 while s^D <= 1), for a node
@@ -158,7 +160,7 @@ static inline double duct_s(double lambda, uint64_t t) {
  * by sqrt(scale): with N_j = scale n^D_j, c sqrt(log s^D / n^D_j) =
  * (c sqrt(log s^D) sqrt(scale)) sqrt(1 / N_j). */
 static inline double duct_factor_of(const auct_data *a, uint64_t t) {
-    return t < DUCT_TABLE ? a->duct_factor[t] : miai_ucb_factor(a->c, duct_s(a->decay.lambda, t));
+    return t < DUCT_TABLE ? a->duct_factor[t] : miai_ucb_factor(a->c, duct_s(a, t));
 }
 
 /* The visits of a node: the cache's N, or sum_j n_j when it is saturated. */
@@ -251,6 +253,7 @@ static int auct_init_common(miai_policy *p, miai_search *s, bool duct) {
     a->inv_lambda = 1.0 / lam;
     a->inv_sqrt_lambda = 1.0 / sqrt(lam);
     a->c = p->cfg.c;
+    a->log_lambda = log(lam);
     miai_decay_init(&a->decay, lam);
     if (duct) { /* s_t by eq. (3) summed over the node's edges (see DUCT_TABLE) */
         double st = 0.0;
@@ -702,7 +705,7 @@ void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         out[4 * k] = e->alg_b > 0 ? e->alg_a / e->alg_b : 0.0;
-        out[4 * k + 1] = duct_s(a->decay.lambda, t);
+        out[4 * k + 1] = duct_s(a, t);
         out[4 * k + 2] = e->alg_b / scale;
         out[4 * k + 3] = miai_ucb(e->alg_a, e->alg_b, f);
     }
