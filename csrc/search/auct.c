@@ -400,14 +400,16 @@ static inline uint32_t auct_argmax(const miai_search *s, const miai_edge *edges,
 
 /* True when eq. (2)'s value W / N + k sqrt(1 / N) of an edge (N > 0) is certainly below
  * `best`, decided without a division or a square root: with d = best N - W > 0 it is
- * below iff k^2 N < d^2.  Margins (d > 1e-6 of |best| N + |W|, k^2 N (1 + 1e-6) < d^2)
- * keep the decision far from rounding: such a value is below best by more than
- * 1e-13 (|best| + |W / N|), far more than the rounding of its computed value.  A value
+ * below iff k^2 N < d^2.  Only for W >= 0 and best > 0 (else false: the value is
+ * computed), with margins that keep the decision far from rounding:
+ * W < best N (1 - 1e-6) / (1 + 1e-6) (bm = best (1 - 1e-6) / (1 + 1e-6)), i.e.
+ * d > 1e-6 (best N + W), and k^2 N (1 + 1e-6) < d^2: such a value is below best by more
+ * than 1e-13 (best + W / N), far more than the rounding of its computed value.  A value
  * below the best changes nothing in miai_argmax_offer (no tie, no draw), so skipping
- * it makes the same choices.  NaN (best = INFINITY, N = 0) compares false. */
+ * it makes the same choices.  best = INFINITY: true for N > 0; NaN compares false. */
 static inline bool duct_below(double w, double nd, double k2m, double best) {
-    const double d = best * nd - w;
-    return d > 1e-6 * (fabs(best) * nd + fabs(w)) && k2m * nd < d * d;
+    const double d = best * nd - w, bm = best * ((1.0 - 1e-6) / (1.0 + 1e-6));
+    return w >= 0.0 && w < bm * nd && k2m * nd < d * d;
 }
 
 /* duct_below's k^2 (1 + 1e-6). */
