@@ -22,11 +22,9 @@
  * Node cache (as uct.c's, same layout, its own code): at an alternating node,
  * node->mark holds N = the sum of n over the node's edges (low 30 bits; saturated =
  * unknown), NC_UNEVEN when some edge has n >= 2 and NC_PRUNED when the last reroot
- * found a pruned edge; the backups keep it, on_reroot recomputes it.  DUCT also keeps,
- * per expanded node, its exploration factor c sqrt(log s^D) in a policy-owned array
- * (`factor`, grown in on_expand, recomputed on reroot; the backup sums s^D over the
- * decayed counts in edge order, exactly the selection's sum).  With them the two
- * usual selections (no solver, alternating node) read the edges once:
+ * found a pruned edge; the backups keep it, on_reroot recomputes it.  DUCT's s^D is a
+ * function of N (DUCT_TABLE); a lazy node's record keeps eq. (2)'s factor.  With them
+ * the two usual selections (no solver, alternating node) read the edges once:
  *   - every edge visited: one arg-max pass that checks n > 0 (and the pruned flags
  *     at the root or under NC_PRUNED) itself, restoring the rng and falling back to
  *     the full selection otherwise;
@@ -43,12 +41,12 @@
  * scale lambda^-e (e = its visits since its last renormalisation) and its edges keep
  * their decayed quantities in units of it: the true velocity (AUCT) or n^D and W (DUCT)
  * is the stored value / scale, so a visit multiplies the scale by 1/lambda and adds
- * the scale (times the reward for W) to the chosen edge only.  The node also keeps the
- * sums eq. (7) and eq. (2) need in the same units, updated by the chosen edge's change:
- * sum_j V_j (AUCT) or sum_j N_j (DUCT), and for AUCT sum_j V_j r^A_j over the visited
- * edges (r^A_j = G_j / n_j; only the chosen edge's r^A changes in a backup).  Ratios
- * (eq. 7's weighted mean, W / n^D) are scale-free; eq. (2)'s exploration term and the
- * inspection API unscale (lazy_node.aux, auct_edge_view).
+ * the scale (times the reward for W) to the chosen edge only.  AUCT's node also keeps the
+ * sums eq. (7) needs in the same units, updated by the chosen edge's change: sum_j V_j
+ * and sum_j V_j r^A_j over the visited edges (r^A_j = G_j / n_j; only the chosen edge's
+ * r^A changes in a backup); DUCT's keeps sqrt(scale) and eq. (2)'s factor times it.
+ * Ratios (eq. 7's weighted mean, W / n^D) are scale-free; eq. (2)'s exploration term
+ * and the inspection API unscale (lazy_node.aux, auct_edge_view).
  *
  * Renormalisation (every stored value times lambda^e, scale 1, the sums summed again
  * in edge order) when the scale exceeds LAZY_SCALE_MAX = 2^32 or after
@@ -61,8 +59,9 @@
  * visit of its node, as the eager code had.  The incremental double sums accumulate at
  * most 2 * 2^-53 of the sum per visit; summed again at least every 2^16 visits they
  * stay within 2^16 * 2^-52 ~ 1.5e-11 (relative to sum_j V_j, hence absolute on eq.
- * 7's ratio).  lambda = 1: the scale stays 1, V_j = n_j, the sums are sums of
- * integers and dyadic payoffs, exact, as before.
+ * 7's ratio).  DUCT's sqrt(scale), kept by multiplication like the scale, drifts at most
+ * 2^16 * 2^-53 relative.  lambda = 1: the scale stays 1, V_j = n_j, the sums are sums
+ * of integers and dyadic payoffs, exact, as before.
  * Memory: 40 bytes per node (policy-owned array, grown in on_expand, remapped in
  * on_reroot); the edge is unchanged (48 bytes). */
 typedef struct {
