@@ -204,13 +204,17 @@ def test_c_duct_backup_replays_the_reference(spec, mode, lam, plies, seed):
     assert checked > 1000
     for node in {k[0] for k in nd}:  # eq. (2) at every node the search went through
         recs = edge_records(search, node)
-        s = sum(r.alg_b for r in recs)
+        # s^D = sum_j n^D_j with the reference's own n^D (eq. 3 replayed in doubles);
+        # the C policy takes it from the node's visit count (its closed form), not from
+        # its float counts, whose rounding would be ~1e-7 relative
+        s = sum(v for k, v in nd.items() if k[0] == node)
         for rec, t in zip(recs, terms(search, node), strict=True):
             if rec.alg_b == 0:
                 assert math.isinf(t[3])
                 continue
-            # s^D >= 1 exactly (1 after the first visit, then lambda s^D + 1); the float
-            # counts may round it just below 1, where C takes log s^D as 0
+            assert t[1] == pytest.approx(s, rel=1e-12)
+            # s^D >= 1 (1 after the first visit, then lambda s^D + 1); the reference's
+            # doubles may round it just below 1, where C takes log s^D as 0
             want = rauct.duct_value(rec.alg_a / rec.alg_b, rec.alg_b, max(s, 1.0), 0.5)
             assert t[3] == pytest.approx(want, abs=1e-9)
 
@@ -283,3 +287,36 @@ def test_c_lambda_one_equals_uct_with_pruned_root_moves():
     after = [e.visits for e in other.root_edges()]
     assert [after[i] for i in (0, 3, 5)] == [frozen[i] for i in (0, 3, 5)]
     assert sum(after) == sum(frozen) + 400
+
+
+@pytest.mark.parametrize(("spec", "mode", "lam", "solver"),
+                         [("hex:size=4", "tree", 0.9, False), ("tictactoe", "tree", 0.5, True),
+                          ("tictactoe", "dag", 0.99, False), ("connect4", "dag", 0.9, True),
+                          ("tictactoe", "tree", 1e-4, False)])
+def test_c_duct_s_is_a_function_of_the_visits(spec, mode, lam, solver):
+    """The C policy takes eq. (2)'s s^D = sum_j n^D_j from the node's visit count t =
+    sum_j n_j as (1 - lambda^t) / (1 - lambda) (each visit decays every n^D and adds 1 to
+    one).  Check that claim on the stored counts after searching, after tree reuse
+    (advance), with the solver, in DAG mode and in the eager code (lambda < 2^-10): the
+    float counts' sum agrees to their rounding, and the reported s^D is the closed
+    form."""
+    game = games.create_from_spec(spec)
+    search = Search(game.initial_state(), DUCT(c=0.5, lam=lam, solver=solver), seed=3,
+                    mode=mode)
+    checked = 0
+    for _ in range(3):
+        search.run(iterations=400)
+        for node in range(search.info()["nodes"]):
+            recs = edge_records(search, node)
+            t = sum(r.n for r in recs)
+            if t == 0 or any(r.role != recs[0].role for r in recs):
+                continue
+            want = (1 - lam**t) / (1 - lam)
+            assert sum(r.alg_b for r in recs) == pytest.approx(want, rel=1e-4), node
+            assert terms(search, node)[0][1] == pytest.approx(want, rel=1e-12), node
+            checked += 1
+        best = search.result().best_move
+        if best < 0:
+            break
+        search.advance(best)
+    assert checked > 100

@@ -22,11 +22,9 @@
  * Node cache (as uct.c's, same layout, its own code): at an alternating node,
  * node->mark holds N = the sum of n over the node's edges (low 30 bits; saturated =
  * unknown), NC_UNEVEN when some edge has n >= 2 and NC_PRUNED when the last reroot
- * found a pruned edge; the backups keep it, on_reroot recomputes it.  DUCT also keeps,
- * per expanded node, its exploration factor c sqrt(log s^D) in a policy-owned array
- * (`factor`, grown in on_expand, recomputed on reroot; the backup sums s^D over the
- * decayed counts in edge order, exactly the selection's sum).  With them the two
- * usual selections (no solver, alternating node) read the edges once:
+ * found a pruned edge; the backups keep it, on_reroot recomputes it.  DUCT's s^D is a
+ * function of N (DUCT_TABLE); a lazy node's record keeps eq. (2)'s factor.  With them
+ * the two usual selections (no solver, alternating node) read the edges once:
  *   - every edge visited: one arg-max pass that checks n > 0 (and the pruned flags
  *     at the root or under NC_PRUNED) itself, restoring the rng and falling back to
  *     the full selection otherwise;
@@ -43,12 +41,12 @@
  * scale lambda^-e (e = its visits since its last renormalisation) and its edges keep
  * their decayed quantities in units of it: the true velocity (AUCT) or n^D and W (DUCT)
  * is the stored value / scale, so a visit multiplies the scale by 1/lambda and adds
- * the scale (times the reward for W) to the chosen edge only.  The node also keeps the
- * sums eq. (7) and eq. (2) need in the same units, updated by the chosen edge's change:
- * sum_j V_j (AUCT) or sum_j N_j (DUCT), and for AUCT sum_j V_j r^A_j over the visited
- * edges (r^A_j = G_j / n_j; only the chosen edge's r^A changes in a backup).  Ratios
- * (eq. 7's weighted mean, W / n^D) are scale-free; eq. (2)'s exploration term and the
- * inspection API unscale (lazy_node.aux, auct_edge_view).
+ * the scale (times the reward for W) to the chosen edge only.  AUCT's node also keeps the
+ * sums eq. (7) needs in the same units, updated by the chosen edge's change: sum_j V_j
+ * and sum_j V_j r^A_j over the visited edges (r^A_j = G_j / n_j; only the chosen edge's
+ * r^A changes in a backup); DUCT's keeps sqrt(scale) and eq. (2)'s factor times it.
+ * Ratios (eq. 7's weighted mean, W / n^D) are scale-free; eq. (2)'s exploration term
+ * and the inspection API unscale (lazy_node.aux, auct_edge_view).
  *
  * Renormalisation (every stored value times lambda^e, scale 1, the sums summed again
  * in edge order) when the scale exceeds LAZY_SCALE_MAX = 2^32 or after
@@ -61,13 +59,17 @@
  * visit of its node, as the eager code had.  The incremental double sums accumulate at
  * most 2 * 2^-53 of the sum per visit; summed again at least every 2^16 visits they
  * stay within 2^16 * 2^-52 ~ 1.5e-11 (relative to sum_j V_j, hence absolute on eq.
- * 7's ratio).  lambda = 1: the scale stays 1, V_j = n_j, the sums are sums of
- * integers and dyadic payoffs, exact, as before.
+ * 7's ratio).  DUCT's sqrt(scale), kept by multiplication like the scale, drifts at most
+ * 2^16 * 2^-53 relative.  lambda = 1: the scale stays 1, V_j = n_j, the sums are sums
+ * of integers and dyadic payoffs, exact, as before.
  * Memory: 40 bytes per node (policy-owned array, grown in on_expand, remapped in
  * on_reroot); the edge is unchanged (48 bytes). */
 typedef struct {
-    double scale;    /* lambda^-e */
-    double sum;      /* AUCT: sum_j V_j; DUCT: sum_j N_j = s^D, scaled */
+    double scale; /* lambda^-e */
+    union {
+        double sum;  /* AUCT: sum_j V_j, scaled */
+        double root; /* DUCT: sqrt(scale) = lambda^(-e/2), kept by multiplication */
+    };
     double aux;      /* AUCT: sum_j V_j r^A_j over visited edges (their own role), scaled;
                         DUCT: eq. (2)'s factor c sqrt(log s^D) sqrt(scale) */
     uint32_t first;  /* the node's first edge, MIAI_NIL without edges (reroot matching) */
@@ -79,6 +81,16 @@ typedef struct {
 #define LAZY_VISITS_MAX 65536u
 #define LAZY_MIN_LAMBDA (1.0 / 1024.0)
 
+/* DUCT's s^D as a function of the node's visit count t: every visit decays every edge's
+ * n^D by lambda and adds 1 to exactly one (eq. 3), and a node starts with every n^D = 0,
+ * so s^D = sum_j n^D_j follows s_0 = 0, s_t = lambda s_{t-1} + 1, i.e.
+ * s_t = (1 - lambda^t) / (1 - lambda) (t with lambda = 1).  t is the node's sum_j n_j
+ * (update-descent counts each visit on exactly one edge; reroots keep a node's edges
+ * whole; simultaneous nodes use plain UCT and are not counted here).  The factor
+ * c sqrt(log s_t) of eq. (2) is tabled per search for t < DUCT_TABLE, the table's s_t
+ * by the recurrence (so s_1 = 1 exactly), computed above it. */
+#define DUCT_TABLE 1024u
+
 typedef struct {
     bool solver;
     bool duct;
@@ -87,7 +99,11 @@ typedef struct {
     uint32_t node_cap, node_len;
     uint32_t stamp;     /* backups counted for lazy_node.stamp */
     double inv_lambda;
+    double inv_sqrt_lambda; /* DUCT, lazy: lambda^(-1/2), the factor of lazy_node.root */
+    double c;
+    double log_lambda; /* DUCT: log(lambda) */
     miai_decay decay;
+    double duct_factor[DUCT_TABLE]; /* DUCT: c sqrt(log s_t), 0 while s_t <= 1 */
 } auct_data;
 
 #define NC_PRUNED 0x80000000u
@@ -132,20 +148,28 @@ static void node_cache_rebuild(miai_dag *d) {
     }
 }
 
-/* DUCT's exploration factor of eq. (2), c sqrt(log s^D) (0 while s^D <= 1). */
-static inline double duct_factor(double c, double total) { return miai_ucb_factor(c, total); }
-
-/* The same for a node whose counts are stored in units of `scale`: with N_j = scale
- * n^D_j, c sqrt(log s^D / n^D_j) = (c sqrt(log s^D) sqrt(scale)) sqrt(1 / N_j). */
-static inline double duct_k(double c, double total, double scale) {
-    return scale == 1.0 ? duct_factor(c, total) : duct_factor(c, total / scale) * sqrt(scale);
+/* s^D of a node visited t times (see DUCT_TABLE), computed directly. */
+static inline double duct_s(const auct_data *a, uint64_t t) {
+    const double lambda = a->decay.lambda;
+    return lambda == 1.0 ? (double)t : -expm1((double)t * a->log_lambda) / (1.0 - lambda);
 }
 
-/* s^D of a node, summed in edge order (the selection's and the backup's order). */
-static inline double duct_total(const miai_edge *edges, uint32_t first, uint32_t end) {
-    double total = 0.0;
-    for (uint32_t i = first; i < end; i++) total += edges[i].alg_b;
-    return total;
+/* DUCT's exploration factor of eq. (2), c sqrt(log s^D) (0 while s^D <= 1), for a node
+ * visited t times.  A node whose counts are stored in units of `scale` multiplies it
+ * by sqrt(scale): with N_j = scale n^D_j, c sqrt(log s^D / n^D_j) =
+ * (c sqrt(log s^D) sqrt(scale)) sqrt(1 / N_j). */
+static inline double duct_factor_of(const auct_data *a, uint64_t t) {
+    return t < DUCT_TABLE ? a->duct_factor[t] : miai_ucb_factor(a->c, duct_s(a, t));
+}
+
+/* The visits of a node: the cache's N, or sum_j n_j when it is saturated. */
+static inline uint64_t node_visits(const miai_dag *d, uint32_t node) {
+    const miai_node *x = &d->nodes[node];
+    uint64_t t = NC_N(x->mark);
+    if (t != NC_N_UNKNOWN) return t;
+    t = 0;
+    for (uint32_t k = 0; k < x->n_edges; k++) t += d->edges[x->first_edge + k].n;
+    return t;
 }
 
 /* The scale of `node` (1 when eager or the node has no lazy record). */
@@ -160,13 +184,21 @@ static void lazy_sums(const auct_data *a, double c, const miai_dag *d, uint32_t 
     lazy_node *L = &a->node[node];
     const miai_node *x = &d->nodes[node];
     const miai_edge *e = d->edges + x->first_edge;
+    if (a->duct) {
+        uint64_t t = 0;
+        for (uint32_t k = 0; k < x->n_edges; k++) t += e[k].n;
+        L->root = sqrt(L->scale);
+        L->aux = duct_factor_of(a, t) * L->root; /* eq. (2)'s factor, scaled */
+        return;
+    }
     double sum = 0.0, aux = 0.0;
     for (uint32_t k = 0; k < x->n_edges; k++) {
         sum += e[k].alg_b;
-        if (!a->duct && e[k].n) aux += miai_accel_weighted(e[k].alg_b, e[k].alg_a, e[k].n);
+        if (e[k].n) aux += miai_accel_weighted(e[k].alg_b, e[k].alg_a, e[k].n);
     }
     L->sum = sum;
-    L->aux = a->duct ? duct_k(c, sum, L->scale) : aux;
+    L->aux = aux;
+    (void)c;
 }
 
 /* Every stored value of `node` times lambda^e; scale 1, the sums summed again. */
@@ -218,7 +250,17 @@ static int auct_init_common(miai_policy *p, miai_search *s, bool duct) {
     a->duct = duct;
     a->lazy = lam >= LAZY_MIN_LAMBDA;
     a->inv_lambda = 1.0 / lam;
+    a->inv_sqrt_lambda = 1.0 / sqrt(lam);
+    a->c = p->cfg.c;
+    a->log_lambda = log(lam);
     miai_decay_init(&a->decay, lam);
+    if (duct) { /* s_t by eq. (3) summed over the node's edges (see DUCT_TABLE) */
+        double st = 0.0;
+        for (uint32_t t = 0; t < DUCT_TABLE; t++) {
+            a->duct_factor[t] = miai_ucb_factor(a->c, st);
+            st = lam * st + 1.0;
+        }
+    }
     p->data = a;
     return MIAI_OK;
 }
@@ -300,10 +342,14 @@ static void auct_edge_view(const miai_policy *p, const miai_search *s, uint32_t 
     (void)s;
 }
 
-static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t count) {
+static inline uint64_t parent_of_n(const miai_edge *edges, uint32_t first, uint32_t count) {
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
-    return (double)parent;
+    return parent;
+}
+
+static inline double parent_of(const miai_edge *edges, uint32_t first, uint32_t count) {
+    return (double)parent_of_n(edges, first, count);
 }
 
 /* What AUCT and DUCT select before any value is computed: plain UCT at a
@@ -351,6 +397,23 @@ static inline uint32_t auct_argmax(const miai_search *s, const miai_edge *edges,
     return best.chosen;
 }
 
+/* True when eq. (2)'s value W / N + k sqrt(1 / N) of an edge (N > 0) is certainly below
+ * `best`, decided without a division or a square root: with d = best N - W > 0 it is
+ * below iff k^2 N < d^2.  Only for W >= 0 and best > 0 (else false: the value is
+ * computed), with margins that keep the decision far from rounding:
+ * W < best N (1 - 1e-6) / (1 + 1e-6) (bm = best (1 - 1e-6) / (1 + 1e-6)), i.e.
+ * d > 1e-6 (best N + W), and k^2 N (1 + 1e-6) < d^2: such a value is below best by more
+ * than 1e-13 (best + W / N), far more than the rounding of its computed value.  A value
+ * below the best changes nothing in miai_argmax_offer (no tie, no draw), so skipping
+ * it makes the same choices.  best = INFINITY: true for N > 0; NaN compares false. */
+static inline bool duct_below(double w, double nd, double k2m, double best) {
+    const double d = best * nd - w, bm = best * ((1.0 - 1e-6) / (1.0 + 1e-6));
+    return w >= 0.0 && w < bm * nd && k2m * nd < d * d;
+}
+
+/* duct_below's k^2 (1 + 1e-6). */
+static inline double duct_k2m(double k) { return k * k * (1.0 + 1e-6); }
+
 /* One pass over a node whose edges should all be visited: the arg-max of eq. (5)
  * (AUCT) or eq. (2) (DUCT) with miai_argmax's tie draws, or MIAI_NIL (the rng as it
  * was) when an edge is unvisited or (with check_pruned) pruned. */
@@ -358,6 +421,7 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
                                    bool check_pruned, bool duct) {
     const miai_edge *e = s->dag.edges + first;
     const miai_ucb_table *t = &s->ucb;
+    const double k2m = duct_k2m(k);
     miai_rng saved = s->rng;
     miai_argmax best;
     miai_argmax_init(&best, 0);
@@ -367,6 +431,7 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
             s->rng = saved;
             return MIAI_NIL;
         }
+        if (duct && duct_below(e[i].alg_a, e[i].alg_b, k2m, best.best)) continue;
         const double v = duct ? miai_ucb(e[i].alg_a, e[i].alg_b, k) /* eq. (2) */
                               : auct_value_of(e[i].alg_a, miai_ucb_count_of(t, n), k);
         miai_argmax_offer(&best, &s->rng, i, v);
@@ -530,14 +595,14 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     const miai_node *x = &s->dag.nodes[node];
     const uint32_t end = first + count;
     uint32_t mask = 0;
-    double total = 0.0;
+    uint64_t visits = 0;
     bool fast = !a->solver && x->to_move != MIAI_SIMULTANEOUS;
     if (fast) {
         uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, true, a);
         if (chosen != MIAI_NIL) return chosen;
         uint32_t unvisited = 0, flags = 0;
         for (uint32_t i = first; i < end; i++) {
-            total += edges[i].alg_b;
+            visits += edges[i].n;
             unvisited += edges[i].n == 0;
             flags |= edges[i].flags;
         }
@@ -551,31 +616,28 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     if (!fast) {
         uint32_t early = select_before_values(p, s, node, first, count, &mask);
         if (early != MIAI_NIL) return early;
-        total = duct_total(edges, first, end);
+        visits = parent_of_n(edges, first, count);
     }
-    const double k = duct_k(p->cfg.c, total, scale_of(a, node));
+    /* a lazy node keeps the factor (times sqrt(scale)); else scale 1 */
+    const double k = scale_of(a, node) != 1.0 ? a->node[node].aux : duct_factor_of(a, visits);
+    const double k2m = duct_k2m(k);
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < end; i++) {
         if (mask && (edges[i].flags & mask)) continue;
+        if (duct_below(edges[i].alg_a, edges[i].alg_b, k2m, best.best)) continue;
         /* eq. (2): r^D + C sqrt(log s^D / n^D) */
         miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
     }
     return best.chosen;
 }
 
-/* Eq. (3) and (4) without the playout: every edge of [begin, end) decays by lambda;
- * the new counts are added to *total in edge order. */
-static inline void duct_decay(miai_edge *edges, uint32_t begin, uint32_t end, double lam,
-                              double *total) {
-    double sum = *total;
+/* Eq. (3) and (4) without the playout: every edge of [begin, end) decays by lambda. */
+static inline void duct_decay(miai_edge *edges, uint32_t begin, uint32_t end, double lam) {
     for (uint32_t i = begin; i < end; i++) {
         edges[i].alg_a = lam * edges[i].alg_a;
-        const float nd = (float)(lam * (double)edges[i].alg_b);
-        edges[i].alg_b = nd;
-        sum += nd;
+        edges[i].alg_b = (float)(lam * (double)edges[i].alg_b);
     }
-    *total = sum;
 }
 
 static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
@@ -594,23 +656,20 @@ static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
             bool renormalised = false;
             const double sc = lazy_visit(a, c, d, st->node, &renormalised);
             lazy_node *L = &a->node[st->node];
+            L->root *= a->inv_sqrt_lambda;
             edges[hit].alg_a += rewards[st->role] * sc;
-            const float nd = (float)((double)edges[hit].alg_b + sc);
-            L->sum += (double)nd - (double)edges[hit].alg_b;
-            edges[hit].alg_b = nd;
-            L->aux = duct_k(c, L->sum, sc); /* eq. (2)'s factor */
+            edges[hit].alg_b = (float)((double)edges[hit].alg_b + sc);
+            /* eq. (2)'s factor from the node's visits (s^D = s_t), times sqrt(scale) */
+            L->aux = duct_factor_of(a, node_visits(d, st->node)) * L->root;
             continue;
         }
         const miai_node *x = &d->nodes[st->node];
         const uint32_t begin = x->first_edge, end = begin + x->n_edges;
-        double total = 0.0;
         /* eq. (3) and (4): the chosen edge gains the playout, every edge decays */
-        duct_decay(edges, begin, hit, lam, &total);
+        duct_decay(edges, begin, hit, lam);
         edges[hit].alg_a = lam * edges[hit].alg_a + rewards[st->role];
-        const float nd = (float)(lam * (double)edges[hit].alg_b + 1.0);
-        edges[hit].alg_b = nd;
-        total += nd;
-        duct_decay(edges, hit + 1, end, lam, &total);
+        edges[hit].alg_b = (float)(lam * (double)edges[hit].alg_b + 1.0);
+        duct_decay(edges, hit + 1, end, lam);
     }
     if (a->solver) miai_solver_backup(s, path, rewards);
 }
@@ -640,13 +699,14 @@ void miai_auct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
 void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) {
     const miai_edge *edges = s->dag.edges;
     const miai_node *x = &s->dag.nodes[node];
-    const double scale = scale_of(p->data, node);
-    double total = duct_total(edges, x->first_edge, x->first_edge + x->n_edges);
-    double f = duct_k(p->cfg.c, total, scale);
+    const auct_data *a = p->data;
+    const double scale = scale_of(a, node);
+    const uint64_t t = parent_of_n(edges, x->first_edge, x->n_edges);
+    const double f = scale != 1.0 ? a->node[node].aux : duct_factor_of(a, t);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         out[4 * k] = e->alg_b > 0 ? e->alg_a / e->alg_b : 0.0;
-        out[4 * k + 1] = total / scale;
+        out[4 * k + 1] = duct_s(a, t);
         out[4 * k + 2] = e->alg_b / scale;
         out[4 * k + 3] = miai_ucb(e->alg_a, e->alg_b, f);
     }
