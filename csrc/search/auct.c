@@ -329,6 +329,18 @@ static void auct_on_reroot(miai_policy *p, miai_search *s) {
     node_cache_rebuild(&s->dag);
 }
 
+/* The descent is about to reach `node`: start loading its lazy record (a cache hint;
+ * no effect on results). */
+static void lazy_prefetch(const miai_policy *p, const miai_search *s, uint32_t node) {
+    (void)s;
+    const auct_data *a = p->data;
+    if (a && a->lazy && node < a->node_len) {
+#if defined(__GNUC__)
+        __builtin_prefetch(&a->node[node]);
+#endif
+    }
+}
+
 /* The inspection API's plain values: stored / scale. */
 static void auct_edge_view(const miai_policy *p, const miai_search *s, uint32_t node,
                            miai_edge_stats *out, uint32_t count) {
@@ -722,6 +734,7 @@ const miai_policy_ops miai_auct_policy = {
     .backup = auct_backup,
     .final = auct_final,
     .edge_view = auct_edge_view,
+    .prefetch = lazy_prefetch,
 };
 
 const miai_policy_ops miai_duct_policy = {
@@ -734,4 +747,5 @@ const miai_policy_ops miai_duct_policy = {
     .backup = duct_backup,
     .final = auct_final,
     .edge_view = auct_edge_view,
+    .prefetch = lazy_prefetch,
 };

@@ -102,7 +102,10 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
     miai_move joint[MIAI_MAX_ROLES] = {0};
     joint[r] = d->edges[chosen].move;
     uint32_t child = d->edges[chosen].child;
-    if (child != MIAI_NIL) prefetch_edges(d, child);
+    if (child != MIAI_NIL) {
+        prefetch_edges(d, child);
+        if (s->policy.ops->prefetch) s->policy.ops->prefetch(&s->policy, s, child);
+    }
     g->ops->play(g, s->work, joint);
     if (child != MIAI_NIL) return child;
     bool created = false;

@@ -77,6 +77,10 @@ typedef struct miai_policy_ops {
      * turns them into the plain quantities.  Optional. */
     void (*edge_view)(const miai_policy *p, const miai_search *s, uint32_t node,
                       miai_edge_stats *out, uint32_t count);
+    /* A cache hint: the descent is about to reach `node` (called while the move is
+     * played, like the prefetch of its edges); a policy with per-node data of its own
+     * starts loading it.  Must not change anything.  Optional. */
+    void (*prefetch)(const miai_policy *p, const miai_search *s, uint32_t node);
 } miai_policy_ops;
 
 struct miai_policy {
