@@ -35,6 +35,7 @@
 #include <stdlib.h>
 
 #include "accel.h"
+#include "uct_cache.h"
 
 /* Lazy decay (plain AUCT and DUCT): eq. (6) and eq. (3)/(4) decay every edge of a
  * visited node by lambda.  Instead of multiplying them, each expanded node keeps a
@@ -106,10 +107,12 @@ typedef struct {
     double duct_factor[DUCT_TABLE]; /* DUCT: c sqrt(log s_t), 0 while s_t <= 1 */
 } auct_data;
 
-#define NC_PRUNED 0x80000000u
-#define NC_UNEVEN 0x40000000u
-#define NC_N_UNKNOWN 0x3FFFFFFFu
-#define NC_N(mark) ((mark) & NC_N_UNKNOWN)
+/* The node cache is uct_cache.h's layout (N in the low bits, an uneven bit, a bit for
+ * a pruned edge), so a reroot rebuilds it with miai_uct_recount. */
+#define NC_PRUNED MIAI_UCT_SPECIAL
+#define NC_UNEVEN MIAI_UCT_UNEVEN
+#define NC_N_UNKNOWN MIAI_UCT_N_UNKNOWN
+#define NC_N(mark) MIAI_UCT_N(mark)
 
 /* One step of update-descent (miai_backup_descent) and the node cache of its node. */
 static inline void backup_step_cached(miai_node *nodes, miai_edge *edges, const miai_step *st,
@@ -130,22 +133,6 @@ static void backup_descent_cached(miai_search *s, const miai_path *path,
     for (uint32_t i = 0; i < path->len; i++)
         backup_step_cached(nodes, edges, &path->steps[i], rewards[path->steps[i].role],
                            i >= path->last_level);
-}
-
-/* The node cache of every node from its edges (after a reroot). */
-static void node_cache_rebuild(miai_dag *d) {
-    for (uint32_t i = 0; i < d->n_nodes; i++) {
-        miai_node *x = &d->nodes[i];
-        uint64_t sum = 0;
-        uint32_t bits = 0;
-        for (uint32_t k = 0; k < x->n_edges; k++) {
-            const miai_edge *e = &d->edges[x->first_edge + k];
-            sum += e->n;
-            if (e->n >= 2) bits |= NC_UNEVEN;
-            if (e->flags & MIAI_EDGE_PRUNED) bits |= NC_PRUNED;
-        }
-        x->mark = (sum < NC_N_UNKNOWN ? (uint32_t)sum : NC_N_UNKNOWN) | bits;
-    }
 }
 
 /* s^D of a node visited t times (see DUCT_TABLE), computed directly. */
@@ -326,7 +313,7 @@ static void lazy_on_reroot(auct_data *a, double c, miai_dag *d) {
 static void auct_on_reroot(miai_policy *p, miai_search *s) {
     auct_data *a = p->data;
     if (a->lazy) lazy_on_reroot(a, p->cfg.c, &s->dag);
-    node_cache_rebuild(&s->dag);
+    miai_uct_recount(s, MIAI_EDGE_PRUNED);
 }
 
 /* The descent is about to reach `node`: start loading its lazy record (a cache hint;
