@@ -344,6 +344,14 @@ static void pn_range_fixpoint(const pn_data *d, uint8_t *v, uint32_t lo, uint32_
     }
 }
 
+/* Range [lo, hi) evaluated from scratch (no old values to compare): its least
+ * fixpoint, each node left as a settled range value. */
+static void pn_range_fresh(const pn_data *d, uint8_t *v, uint32_t lo, uint32_t hi) {
+    memset(v + lo, 0, hi - lo);
+    pn_range_fixpoint(d, v, lo, hi);
+    for (uint32_t n = lo; n < hi; n++) v[n] = (uint8_t)(PN_V_RANGE | (v[n] & 1));
+}
+
 /* Recompute range r, then send out the changes. */
 static void pn_settle_range(pn_wave *w, uint32_t r) {
     const pn_data *d = w->d;
@@ -390,12 +398,8 @@ static void pn_wave_init(pn_wave *w, const uint64_t *base) {
         uint32_t rid = w->t->range_id[i];
         if (rid) {
             uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
-            memset(v + lo, 0, hi - lo);
-            pn_range_fixpoint(d, v, lo, hi);
-            for (uint32_t n = lo; n < hi; n++) {
-                v[n] = (uint8_t)(PN_V_RANGE | (v[n] & 1));
-                w->cnt[n] = 0;
-            }
+            pn_range_fresh(d, v, lo, hi);
+            for (uint32_t n = lo; n < hi; n++) w->cnt[n] = 0;
             i = hi - 1;
             continue;
         }
@@ -555,12 +559,8 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
         uint32_t rid = w->t->range_id[i];
         if (rid) {
             uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
-            memset(v + lo, 0, hi - lo);
-            pn_range_fixpoint(d, v, lo, hi);
-            for (uint32_t n = lo; n < hi; n++) {
-                v[n] = (uint8_t)(PN_V_RANGE | (v[n] & 1));
-                cnt[n] = w->cnt[n]; /* not kept for range nodes */
-            }
+            pn_range_fresh(d, v, lo, hi);
+            for (uint32_t n = lo; n < hi; n++) cnt[n] = w->cnt[n]; /* not kept for range nodes */
             i = hi - 1;
             continue;
         }
