@@ -219,6 +219,38 @@ def test_c_duct_backup_replays_the_reference(spec, mode, lam, plies, seed):
             assert t[3] == pytest.approx(want, abs=1e-9)
 
 
+@pytest.mark.parametrize(("spec", "mode", "lam", "seed"),
+                         [("hex:size=4", "tree", 0.999, 1), ("connect4", "dag", 0.9999, 2),
+                          ("hex:size=4", "dag", 0.9, 3), ("tictactoe", "tree", 0.5, 4)])
+def test_c_duct_selection_after_long_searches_is_eq2_by_the_reference(spec, mode, lam, seed):
+    """Deep into a search (the root's visits past the first 1024, where the C policy's
+    table of eq. (2)'s factor has grown, or stopped at s^D's fixed point) and again after
+    re-rooting (the edges move, their cached terms are recomputed): each single
+    iteration's root choice is the arg-max of eq. (2) computed by the reference from the
+    edges' stored W and n^D, s^D in closed form from the root's visits."""
+    game = games.create_from_spec(spec)
+    search = Search(game.initial_state(), DUCT(c=0.5, lam=lam), seed=seed, mode=mode)
+    checked = 0
+    for move in range(2):
+        search.run(iterations=5000 if move == 0 else 1500)
+        for _ in range(40):
+            before = edge_records(search, search.info()["root"])
+            if any(r.n == 0 for r in before):
+                break
+            t = sum(r.n for r in before)
+            s = (1 - lam**t) / (1 - lam)
+            want = [rauct.duct_value(r.alg_a / r.alg_b, r.alg_b, s, 0.5) for r in before]
+            search.run(iterations=1)
+            after = edge_records(search, search.info()["root"])
+            chosen = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
+                      if b.n > a.n]
+            assert len(chosen) == 1
+            assert want[chosen[0]] >= max(want) - 1e-9, (t, chosen, want)
+            checked += t > 1024
+        search.advance(search.result().best_move)
+    assert checked >= 40
+
+
 AUCT_DAG_CASES = [("tictactoe", 0.9, 0, 1), ("tictactoe", 0.5, 2, 2),
                   ("leftright:steps=10", 0.9, 0, 3), ("connect4", 0.99, 5, 4),
                   ("hex:size=3", 0.95, 1, 5)]

@@ -33,6 +33,7 @@
  * The choices and rng draws are those of the full selection.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "accel.h"
 #include "uct_cache.h"
@@ -88,9 +89,35 @@ typedef struct {
  * s_t = (1 - lambda^t) / (1 - lambda) (t with lambda = 1).  t is the node's sum_j n_j
  * (update-descent counts each visit on exactly one edge; reroots keep a node's edges
  * whole; simultaneous nodes use plain UCT and are not counted here).  The factor
- * c sqrt(log s_t) of eq. (2) is tabled per search for t < DUCT_TABLE, the table's s_t
- * by the recurrence (so s_1 = 1 exactly), computed above it. */
+ * c sqrt(log s_t) of eq. (2) is tabled per search, the table's s_t by the recurrence
+ * (so s_1 = 1 exactly): DUCT_TABLE entries at the start, grown on demand (doubling) to
+ * at most DUCT_TABLE_MAX, and no further once s_t has reached the recurrence's fixed
+ * point in double (lambda s + 1 == s, s ~ 1 / (1 - lambda): for lambda = 0.999 near
+ * t = 37,000), after which every t has the last entry.  Above the table's reach (lambda
+ * very close to 1, or no memory) the factor is computed from duct_s.  The root and the
+ * nodes near it pass t = 1024 early in a search and are backed up every iteration, so
+ * without the growth they would pay expm1, log and sqrt at each visit. */
 #define DUCT_TABLE 1024u
+#define DUCT_TABLE_MAX 65536u /* 512 KB */
+
+typedef struct {
+    double *f;     /* c sqrt(log s_t) for t < len, 0 while s_t <= 1 */
+    uint32_t len;
+    double s_next; /* s_len by the recurrence */
+    bool fixed;    /* s_{len-1} is the fixed point: f[len - 1] serves every t >= len */
+} duct_table;
+
+/* DUCT's value cache (lazy mode): per edge, the two terms of eq. (2) in stored units,
+ * W / N and sqrt(1 / N), computed as miai_ucb computes them, so mean + k inv_sqrt has
+ * miai_ucb(W, N, k)'s bits.  An edge's W and N change only when it is chosen (the lazy
+ * scale decays the others), at its node's renormalisation and at a reroot; each of
+ * these refreshes the terms, so selection at a node whose edges are all visited reads
+ * them with no division and no square root.  16 bytes per edge (policy-owned, grown in
+ * on_expand; dropped with the lazy records). */
+typedef struct {
+    double mean;     /* W / N */
+    double inv_sqrt; /* sqrt(1 / N) */
+} duct_terms;
 
 typedef struct {
     bool solver;
@@ -98,13 +125,16 @@ typedef struct {
     bool lazy;          /* per-node scales (else every edge decays at every visit) */
     lazy_node *node;    /* lazy: per node index < node_len */
     uint32_t node_cap, node_len;
+    duct_terms *terms;  /* DUCT, lazy: per edge index < terms_cap */
+    uint32_t terms_cap;
     uint32_t stamp;     /* backups counted for lazy_node.stamp */
     double inv_lambda;
     double inv_sqrt_lambda; /* DUCT, lazy: lambda^(-1/2), the factor of lazy_node.root */
     double c;
     double log_lambda; /* DUCT: log(lambda) */
     miai_decay decay;
-    double duct_factor[DUCT_TABLE]; /* DUCT: c sqrt(log s_t), 0 while s_t <= 1 */
+    duct_table *dt; /* DUCT: eq. (2)'s factor by visit count (grown by const readers:
+                       a cache whose entries never change) */
 } auct_data;
 
 /* The node cache is uct_cache.h's layout (N in the low bits, an uneven bit, a bit for
@@ -145,8 +175,52 @@ static inline double duct_s(const auct_data *a, uint64_t t) {
  * visited t times.  A node whose counts are stored in units of `scale` multiplies it
  * by sqrt(scale): with N_j = scale n^D_j, c sqrt(log s^D / n^D_j) =
  * (c sqrt(log s^D) sqrt(scale)) sqrt(1 / N_j). */
+static double duct_factor_slow(const auct_data *a, uint64_t t);
 static inline double duct_factor_of(const auct_data *a, uint64_t t) {
-    return t < DUCT_TABLE ? a->duct_factor[t] : miai_ucb_factor(a->c, duct_s(a, t));
+    const duct_table *dt = a->dt;
+    if (t < dt->len) return dt->f[t];
+    return dt->fixed ? dt->f[dt->len - 1] : duct_factor_slow(a, t);
+}
+
+/* The table's entries [len, want) by the recurrence, stopping at the fixed point;
+ * false without memory (the table unchanged). */
+static bool duct_table_fill(duct_table *dt, double lambda, double c, uint32_t want) {
+    double *f = realloc(dt->f, (size_t)want * sizeof *f);
+    if (!f) return false;
+    dt->f = f;
+    double st = dt->s_next;
+    while (dt->len < want && !dt->fixed) {
+        f[dt->len++] = miai_ucb_factor(c, st);
+        const double next = lambda * st + 1.0;
+        dt->fixed = next == st;
+        st = next;
+    }
+    dt->s_next = st;
+    return true;
+}
+
+/* t beyond the table: grow it (doubling, up to DUCT_TABLE_MAX) or compute. */
+static double duct_factor_slow(const auct_data *a, uint64_t t) {
+    duct_table *dt = a->dt;
+    if (dt->len < DUCT_TABLE_MAX && !dt->fixed) {
+        uint64_t want = 2u * (uint64_t)dt->len;
+        while (want <= t && want < DUCT_TABLE_MAX) want *= 2u;
+        if (want > DUCT_TABLE_MAX) want = DUCT_TABLE_MAX;
+        if (duct_table_fill(dt, a->decay.lambda, a->c, (uint32_t)want))
+            return duct_factor_of(a, t);
+    }
+    return miai_ucb_factor(a->c, duct_s(a, t));
+}
+
+/* An edge's eq. (2) terms after its W or N changed (0 while N = 0: never read). */
+static inline void duct_refresh(duct_terms *t, const miai_edge *e) {
+    if (e->alg_b > 0.0f) {
+        const double inv = 1.0 / (double)e->alg_b;
+        t->mean = e->alg_a * inv;
+        t->inv_sqrt = sqrt(inv);
+    } else {
+        t->mean = t->inv_sqrt = 0.0;
+    }
 }
 
 /* The visits of a node: the cache's N, or sum_j n_j when it is saturated. */
@@ -196,7 +270,10 @@ static void lazy_renormalise(const auct_data *a, double c, miai_dag *d, uint32_t
     const double f = 1.0 / L->scale; /* lambda^e */
     for (uint32_t k = 0; k < x->n_edges; k++) {
         e[k].alg_b = (float)((double)e[k].alg_b * f);
-        if (a->duct) e[k].alg_a *= f;
+        if (a->duct) {
+            e[k].alg_a *= f;
+            if (a->terms) duct_refresh(&a->terms[x->first_edge + k], &e[k]);
+        }
     }
     L->scale = 1.0;
     L->visits = 0;
@@ -223,6 +300,9 @@ static void lazy_drop(auct_data *a, double c, miai_dag *d) {
     free(a->node);
     a->node = NULL;
     a->node_cap = a->node_len = 0;
+    free(a->terms);
+    a->terms = NULL;
+    a->terms_cap = 0;
     a->lazy = false;
 }
 
@@ -242,10 +322,12 @@ static int auct_init_common(miai_policy *p, miai_search *s, bool duct) {
     a->log_lambda = log(lam);
     miai_decay_init(&a->decay, lam);
     if (duct) { /* s_t by eq. (3) summed over the node's edges (see DUCT_TABLE) */
-        double st = 0.0;
-        for (uint32_t t = 0; t < DUCT_TABLE; t++) {
-            a->duct_factor[t] = miai_ucb_factor(a->c, st);
-            st = lam * st + 1.0;
+        a->dt = calloc(1, sizeof *a->dt);
+        if (!a->dt || !duct_table_fill(a->dt, lam, a->c, DUCT_TABLE)) {
+            if (a->dt) free(a->dt->f);
+            free(a->dt);
+            free(a);
+            return MIAI_ENOMEM;
         }
     }
     p->data = a;
@@ -257,7 +339,12 @@ static int duct_init(miai_policy *p, miai_search *s) { return auct_init_common(p
 
 static void auct_destroy(miai_policy *p) {
     auct_data *a = p->data;
-    if (a) free(a->node);
+    if (a) {
+        free(a->node);
+        free(a->terms);
+        if (a->dt) free(a->dt->f);
+        free(a->dt);
+    }
     free(p->data);
     p->data = NULL;
 }
@@ -283,6 +370,23 @@ static void lazy_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     for (uint32_t i = a->node_len; i < node; i++) a->node[i].first = MIAI_NIL;
     if (node >= a->node_len) a->node_len = node + 1;
     const miai_node *x = &d->nodes[node];
+    if (a->duct && x->n_edges) {
+        const uint32_t end = x->first_edge + x->n_edges;
+        if (end > a->terms_cap) {
+            uint32_t cap = a->terms_cap ? a->terms_cap : 4096u;
+            while (cap < end && cap < UINT32_MAX / 2) cap *= 2;
+            if (cap < end) cap = end;
+            duct_terms *t = realloc(a->terms, (size_t)cap * sizeof *t);
+            if (!t) {
+                lazy_drop(a, p->cfg.c, d);
+                return;
+            }
+            a->terms = t;
+            a->terms_cap = cap;
+        }
+        /* N = 0: never read before the edge's first backup refreshes them */
+        memset(&a->terms[x->first_edge], 0, x->n_edges * sizeof *a->terms);
+    }
     a->node[node] = (lazy_node){.scale = 1.0, .first = x->n_edges ? x->first_edge : MIAI_NIL};
     lazy_sums(a, p->cfg.c, d, node);
 }
@@ -308,6 +412,9 @@ static void lazy_on_reroot(auct_data *a, double c, miai_dag *d) {
         a->node[i].first = x->first_edge;
     }
     a->node_len = d->n_nodes < a->node_cap ? d->n_nodes : a->node_cap;
+    if (a->terms) /* the edges moved: their terms again (n_edges only shrank) */
+        for (uint32_t i = 0; i < d->n_edges && i < a->terms_cap; i++)
+            duct_refresh(&a->terms[i], &d->edges[i]);
 }
 
 static void auct_on_reroot(miai_policy *p, miai_search *s) {
@@ -319,11 +426,12 @@ static void auct_on_reroot(miai_policy *p, miai_search *s) {
 /* The descent is about to reach `node`: start loading its lazy record (a cache hint;
  * no effect on results). */
 static void lazy_prefetch(const miai_policy *p, const miai_search *s, uint32_t node) {
-    (void)s;
     const auct_data *a = p->data;
     if (a && a->lazy && node < a->node_len) {
 #if defined(__GNUC__)
         __builtin_prefetch(&a->node[node]);
+        const uint32_t first = s->dag.nodes[node].first_edge;
+        if (a->terms && first < a->terms_cap) __builtin_prefetch(&a->terms[first]);
 #endif
     }
 }
@@ -417,10 +525,11 @@ static inline double duct_k2m(double k) { return k * k * (1.0 + 1e-6); }
  * (AUCT) or eq. (2) (DUCT) with miai_argmax's tie draws, or MIAI_NIL (the rng as it
  * was) when an edge is unvisited or (with check_pruned) pruned. */
 static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t count, double k,
-                                   bool check_pruned, bool duct) {
+                                   bool check_pruned, const duct_terms *terms) {
     const miai_edge *e = s->dag.edges + first;
     const miai_ucb_table *t = &s->ucb;
-    const double k2m = duct_k2m(k);
+    const bool duct = terms != NULL;
+    terms += duct ? first : 0;
     miai_rng saved = s->rng;
     miai_argmax best;
     miai_argmax_init(&best, 0);
@@ -430,8 +539,7 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
             s->rng = saved;
             return MIAI_NIL;
         }
-        if (duct && duct_below(e[i].alg_a, e[i].alg_b, k2m, best.best)) continue;
-        const double v = duct ? miai_ucb(e[i].alg_a, e[i].alg_b, k) /* eq. (2) */
+        const double v = duct ? terms[i].mean + k * terms[i].inv_sqrt /* eq. (2) */
                               : auct_value_of(e[i].alg_a, miai_ucb_count_of(t, n), k);
         miai_argmax_offer(&best, &s->rng, i, v);
     }
@@ -447,10 +555,11 @@ static inline uint32_t select_cached(miai_search *s, const miai_node *x, uint32_
     if (big_n == NC_N_UNKNOWN) return MIAI_NIL;
     const bool maybe_pruned = (x->mark & NC_PRUNED) || node == s->dag.root;
     if (big_n >= count) { /* every edge visited needs N >= count (the pass checks) */
-        if (duct && !a->lazy) return MIAI_NIL;
+        if (duct && !a->terms) return MIAI_NIL;
         const double k = duct ? a->node[node].aux : auct_factor(s, c, big_n);
-        return maybe_pruned ? argmax_once(s, first, count, k, true, duct)
-                            : argmax_once(s, first, count, k, false, duct);
+        const duct_terms *terms = duct ? a->terms : NULL;
+        return maybe_pruned ? argmax_once(s, first, count, k, true, terms)
+                            : argmax_once(s, first, count, k, false, terms);
     }
     if ((x->mark & NC_UNEVEN) || maybe_pruned) return MIAI_NIL;
     /* filling: the N visited edges have n = 1, count - N have n = 0 */
@@ -658,6 +767,8 @@ static void duct_backup(miai_policy *p, miai_search *s, const miai_path *path,
             L->root *= a->inv_sqrt_lambda;
             edges[hit].alg_a += rewards[st->role] * sc;
             edges[hit].alg_b = (float)((double)edges[hit].alg_b + sc);
+            /* the chosen edge's terms (a renormalisation refreshed the others) */
+            if (a->terms) duct_refresh(&a->terms[hit], &edges[hit]);
             /* eq. (2)'s factor from the node's visits (s^D = s_t), times sqrt(scale) */
             L->aux = duct_factor_of(a, node_visits(d, st->node)) * L->root;
             continue;

@@ -42,7 +42,8 @@ static const variant VARIANTS[] = {
     {MIAI_ALG_UCTSTAR, {0.3, 5, 0, 1, 1}},
 };
 
-static void run_variant(miai_game *g, const variant *v, uint32_t mode, uint32_t max_nodes) {
+static void run_variant(miai_game *g, const variant *v, uint32_t mode, uint32_t max_nodes,
+                        uint64_t iterations) {
     miai_game_facts f;
     miai_game_get_facts(g, &f);
     uint8_t *state = malloc(f.state_size);
@@ -59,7 +60,7 @@ static void run_variant(miai_game *g, const variant *v, uint32_t mode, uint32_t 
     }
     for (int move = 0; move < 3; move++) {
         uint64_t done = 0;
-        CHECK(miai_search_run(s, 300, 0, &done) == MIAI_OK);
+        CHECK(miai_search_run(s, iterations, 0, &done) == MIAI_OK);
         miai_search_clear_stop(s);
         miai_search_info info;
         CHECK(miai_search_get_info(s, &info) == MIAI_OK);
@@ -98,11 +99,28 @@ static void every_variant_runs_rerooted_and_budget_full(void) {
         if (!g) continue;
         for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++)
             for (uint32_t mode = 0; mode < 2; mode++) {
-                run_variant(g, &VARIANTS[v], mode, 100000);
-                run_variant(g, &VARIANTS[v], mode, 40);
+                run_variant(g, &VARIANTS[v], mode, 100000, 300);
+                run_variant(g, &VARIANTS[v], mode, 40, 300);
             }
         miai_game_free(g);
     }
+}
+
+/* DUCT deep into a search: its table of eq. (2)'s factor grows past 1024 visits
+ * (lambda close to 1) or stops at s^D's fixed point, its per-edge terms move with a
+ * reroot, with the node budget roomy or full. */
+static void duct_long_searches(void) {
+    const variant duct[] = {{MIAI_ALG_DUCT, {0.9999}}, {MIAI_ALG_DUCT, {0.999}},
+                            {MIAI_ALG_DUCT, {0.9}}};
+    miai_game *g = make("connect4");
+    CHECK(g != NULL);
+    if (!g) return;
+    for (size_t v = 0; v < sizeof duct / sizeof duct[0]; v++)
+        for (uint32_t mode = 0; mode < 2; mode++) {
+            run_variant(g, &duct[v], mode, 100000, 5000);
+            run_variant(g, &duct[v], mode, 40, 3000);
+        }
+    miai_game_free(g);
 }
 
 static void bad_input_is_refused(void) {
@@ -161,7 +179,8 @@ int main(void) {
     const ctest_case cases[] = {
         {"every_variant_runs_rerooted_and_budget_full",
          every_variant_runs_rerooted_and_budget_full},
+        {"duct_long_searches", duct_long_searches},
         {"bad_input_is_refused", bad_input_is_refused},
     };
-    return ctest_run(cases, 2);
+    return ctest_run(cases, 3);
 }
