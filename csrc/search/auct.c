@@ -521,11 +521,20 @@ static inline bool duct_below(double w, double nd, double k2m, double best) {
 /* duct_below's k^2 (1 + 1e-6). */
 static inline double duct_k2m(double k) { return k * k * (1.0 + 1e-6); }
 
+/* Inlined into each caller (GCC, Clang): the selection of one level is one function,
+ * as uct.c's is, with the pruned check and the kind of value as constants. */
+#if defined(__GNUC__)
+#define MIAI_AUCT_INLINE inline __attribute__((always_inline))
+#else
+#define MIAI_AUCT_INLINE inline
+#endif
+
 /* One pass over a node whose edges should all be visited: the arg-max of eq. (5)
  * (AUCT) or eq. (2) (DUCT) with miai_argmax's tie draws, or MIAI_NIL (the rng as it
  * was) when an edge is unvisited or (with check_pruned) pruned. */
-static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t count, double k,
-                                   bool check_pruned, const duct_terms *terms) {
+static MIAI_AUCT_INLINE uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t count,
+                                             double k, bool check_pruned,
+                                             const duct_terms *terms) {
     const miai_edge *e = s->dag.edges + first;
     const miai_ucb_table *t = &s->ucb;
     const bool duct = terms != NULL;
@@ -548,9 +557,9 @@ static inline uint32_t argmax_once(miai_search *s, uint32_t first, uint32_t coun
 
 /* The cached selection (no solver, alternating node): MIAI_NIL when the full one must
  * decide.  `k` is read only when every edge may be visited. */
-static inline uint32_t select_cached(miai_search *s, const miai_node *x, uint32_t node,
-                                     uint32_t first, uint32_t count, double c, bool duct,
-                                     const auct_data *a) {
+static MIAI_AUCT_INLINE uint32_t select_cached(miai_search *s, const miai_node *x,
+                                               uint32_t node, uint32_t first, uint32_t count,
+                                               double c, bool duct, const auct_data *a) {
     const uint32_t big_n = NC_N(x->mark);
     if (big_n == NC_N_UNKNOWN) return MIAI_NIL;
     const bool maybe_pruned = (x->mark & NC_PRUNED) || node == s->dag.root;
