@@ -65,7 +65,8 @@
  * 2^16 * 2^-53 relative.  lambda = 1: the scale stays 1, V_j = n_j, the sums are sums
  * of integers and dyadic payoffs, exact, as before.
  * Memory: 40 bytes per node (policy-owned array, grown in on_expand, remapped in
- * on_reroot); the edge is unchanged (48 bytes). */
+ * on_reroot), DUCT 16 bytes per edge more (duct_terms); the edge is unchanged (48
+ * bytes). */
 typedef struct {
     double scale; /* lambda^-e */
     union {
