@@ -31,7 +31,8 @@
  *
  * Selection value of an edge e (sec. 3.4): u(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e)),
  * infinite when n_d3(e) = 0.  Depths >= 2 are computed by the recursions (10), (12),
- * (13) at selection time (cost b^d).  Depths 1 and infinity are read from per-node
+ * (13) at selection time, down to depth 1, which is read from the sums (cost b^(d-1)
+ * per edge).  Depths 1 and infinity are read from per-node
  * sums (A, B, C, Q0 below) and a per-edge cache of mu_inf, n_inf (and mu_1, n_1 when
  * some depth is 1):
  *   - backup 2 (incremental) keeps them exact after every playout: the ancestors of
@@ -282,11 +283,13 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
     if (depth == 0) {
         num = edge_q(u, d, e, to);
         den = e->n;
-    } else if (isinf(depth) && !u->recurse) { /* the sums, kept or refreshed */
+    } else if ((isinf(depth) || depth == 1) && !u->recurse) { /* the sums, kept or
+                                                                * refreshed: A at
+                                                                * infinity, Q0 at 1 */
         num = prime_q(u, d, e, to);
         den = prime_n(u, e);
         if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
-            num += node_a(u, e->child, to);
+            num += depth == 1 ? node_q0(u, e->child, to) : node_a(u, e->child, to);
             den += u->S[e->child].b;
         }
     } else {
@@ -314,6 +317,7 @@ static double n_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
     double n = prime_n(u, e);
     if (e->child == MIAI_NIL) return n;
     if (isinf(depth) && !u->recurse) return n + u->S[e->child].c;
+    if (depth == 1 && !u->recurse) return n + u->S[e->child].b; /* eq. (12) at 1: n' + B */
     const miai_node *y = &d->nodes[e->child];
     for (uint32_t i = y->first_edge; i < y->first_edge + y->n_edges; i++)
         n += n_depth(u, d, &d->edges[i], depth - 1);
