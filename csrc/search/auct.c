@@ -296,14 +296,14 @@ static inline double lazy_visit(const auct_data *a, double c, miai_dag *d, uint3
 
 /* No lazy records (memory): every node back to scale 1, the eager code from now on. */
 static void lazy_drop(auct_data *a, double c, miai_dag *d) {
+    free(a->terms); /* first: the renormalisations below must not refresh them */
+    a->terms = NULL;
+    a->terms_cap = 0;
     for (uint32_t i = 0; i < a->node_len && i < d->n_nodes; i++)
         if (a->node[i].first != MIAI_NIL) lazy_renormalise(a, c, d, i);
     free(a->node);
     a->node = NULL;
     a->node_cap = a->node_len = 0;
-    free(a->terms);
-    a->terms = NULL;
-    a->terms_cap = 0;
     a->lazy = false;
 }
 
@@ -368,10 +368,8 @@ static void lazy_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
         a->node = f;
         a->node_cap = cap;
     }
-    for (uint32_t i = a->node_len; i < node; i++) a->node[i].first = MIAI_NIL;
-    if (node >= a->node_len) a->node_len = node + 1;
     const miai_node *x = &d->nodes[node];
-    if (a->duct && x->n_edges) {
+    if (a->duct && x->n_edges) { /* room for its terms before it has a record */
         const uint32_t end = x->first_edge + x->n_edges;
         if (end > a->terms_cap) {
             uint32_t cap = a->terms_cap ? a->terms_cap : 4096u;
@@ -388,6 +386,8 @@ static void lazy_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
         /* N = 0: never read before the edge's first backup refreshes them */
         memset(&a->terms[x->first_edge], 0, x->n_edges * sizeof *a->terms);
     }
+    for (uint32_t i = a->node_len; i < node; i++) a->node[i].first = MIAI_NIL;
+    if (node >= a->node_len) a->node_len = node + 1;
     a->node[node] = (lazy_node){.scale = 1.0, .first = x->n_edges ? x->first_edge : MIAI_NIL};
     lazy_sums(a, p->cfg.c, d, node);
 }
