@@ -32,6 +32,16 @@ def c_test_programs() -> list[Path]:
     return sorted((CSRC / "tests").glob("test_*.c"))
 
 
+def link_flags(program: Path) -> list[str]:
+    """Extra link flags a test program names on a ``link:`` line of its header comment
+    (test_alloc_failures.c wraps the allocator with them)."""
+    for line in program.read_text().splitlines()[:20]:
+        text = line.strip().lstrip("/*").strip()
+        if text.startswith("link:"):
+            return text[len("link:"):].replace("*/", "").split()
+    return []
+
+
 @pytest.fixture(scope="session")
 def sanitizer_objects(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     out = tmp_path_factory.mktemp("san")
@@ -52,7 +62,7 @@ def test_c_program_under_sanitizers(
     exe = tmp_path / program.stem
     subprocess.run(
         [CC, *COMMON, *SAN, str(program), *map(str, sanitizer_objects), "-lm", "-lpthread",
-         "-o", str(exe)],
+         *link_flags(program), "-o", str(exe)],
         check=True,
     )
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=1",
