@@ -6,7 +6,8 @@
  * `link:` line above, so every malloc, calloc and realloc of the core goes through the
  * wrappers below.  They fail on demand: the k-th allocation of a search only, or every
  * allocation from the k-th on.  For each algorithm and each k up to the number of
- * allocations a small search makes (two moves with a reroot between them), the search
+ * allocations a small search makes (two moves with a reroot between them; UCT, DUCT,
+ * AUCT, UCD, UCT* on Connect Four and Hex, the Go bot's RAVE searches on Go), the search
  * must not crash, leak or read out of bounds (the sanitizers), and must either refuse
  * to start (MIAI_ENOMEM) or keep its promises: runs return, iteration counts add up,
  * the node budget holds, a best move exists. */
@@ -65,7 +66,7 @@ typedef struct {
 static long one_search(miai_game *g, const variant *v, uint32_t mode, long fail_at, bool rest) {
     miai_game_facts f;
     miai_game_get_facts(g, &f);
-    uint8_t state[4096];
+    static uint8_t state[1 << 16];
     CHECK(f.state_size <= sizeof state);
     if (f.state_size > sizeof state) return 0;
     miai_state_init(g, state);
@@ -115,6 +116,25 @@ static const variant VARIANTS[] = {
     {MIAI_ALG_UCTSTAR, {0.5, 20}},
 };
 
+/* The Go bot's searches (rave.c): RAVE with priors and territory counts, and with the
+ * accelerated ratio. */
+static const variant GO_VARIANTS[] = {
+    {MIAI_ALG_RAVE, {0.9, 20000, 10, 1, 1, 1}},
+    {MIAI_ALG_AUCT_RAVE, {0.9, 20000, 10, 1, 1, 1, 0.99}},
+};
+
+static void sweep(miai_game *g, const variant *v) {
+    for (uint32_t mode = 0; mode < 2; mode++) {
+        long total = one_search(g, v, mode, -1, false);
+        CHECK(total > 0);
+        long step = total > 40 ? total / 40 : 1;
+        for (long k = 0; k < total; k += step) {
+            one_search(g, v, mode, k, false);
+            one_search(g, v, mode, k, true);
+        }
+    }
+}
+
 /* Every allocation of each search failing in turn (once, then from there on). */
 static void searches_survive_failed_allocations(void) {
     const char *names[] = {"connect4", "hex"};
@@ -122,18 +142,15 @@ static void searches_survive_failed_allocations(void) {
         miai_game *g = make(names[gi]);
         CHECK(g != NULL);
         if (!g) continue;
-        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++)
-            for (uint32_t mode = 0; mode < 2; mode++) {
-                long total = one_search(g, &VARIANTS[v], mode, -1, false);
-                CHECK(total > 0);
-                long step = total > 40 ? total / 40 : 1;
-                for (long k = 0; k < total; k += step) {
-                    one_search(g, &VARIANTS[v], mode, k, false);
-                    one_search(g, &VARIANTS[v], mode, k, true);
-                }
-            }
+        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++) sweep(g, &VARIANTS[v]);
         miai_game_free(g);
     }
+    miai_game *go = make("go");
+    CHECK(go != NULL);
+    if (!go) return;
+    for (size_t v = 0; v < sizeof GO_VARIANTS / sizeof GO_VARIANTS[0]; v++)
+        sweep(go, &GO_VARIANTS[v]);
+    miai_game_free(go);
 }
 
 int main(void) {
