@@ -350,39 +350,36 @@ static void auct_destroy(miai_policy *p) {
     p->data = NULL;
 }
 
+/* Room for at least `need` elements of `elem` bytes in *p (capacity *cap, doubled from
+ * `first` on); false without memory (*p unchanged). */
+static bool grow_to(void **p, uint32_t *cap, uint32_t need, uint32_t first, size_t elem) {
+    if (need <= *cap) return true;
+    uint32_t c = *cap ? *cap : first;
+    while (c < need && c < UINT32_MAX / 2) c *= 2;
+    if (c < need) c = need;
+    void *q = realloc(*p, (size_t)c * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
 /* A node got its edges (all values 0): its lazy record, scale 1. */
 static void lazy_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     auct_data *a = p->data;
     if (!a->lazy) return;
     miai_dag *d = &s->dag;
     if (d->n_nodes == 1) a->node_len = 0; /* a new graph: older records are stale */
-    if (node >= a->node_cap) {
-        uint32_t cap = a->node_cap ? a->node_cap : 1024u;
-        while (cap <= node && cap < UINT32_MAX / 2) cap *= 2;
-        if (cap <= node) cap = node + 1;
-        lazy_node *f = realloc(a->node, (size_t)cap * sizeof *f);
-        if (!f) {
-            lazy_drop(a, p->cfg.c, d);
-            return;
-        }
-        a->node = f;
-        a->node_cap = cap;
-    }
     const miai_node *x = &d->nodes[node];
-    if (a->duct && x->n_edges) { /* room for its terms before it has a record */
-        const uint32_t end = x->first_edge + x->n_edges;
-        if (end > a->terms_cap) {
-            uint32_t cap = a->terms_cap ? a->terms_cap : 4096u;
-            while (cap < end && cap < UINT32_MAX / 2) cap *= 2;
-            if (cap < end) cap = end;
-            duct_terms *t = realloc(a->terms, (size_t)cap * sizeof *t);
-            if (!t) {
-                lazy_drop(a, p->cfg.c, d);
-                return;
-            }
-            a->terms = t;
-            a->terms_cap = cap;
-        }
+    /* room for its record, and for its terms before it has a record */
+    if (!grow_to((void **)&a->node, &a->node_cap, node + 1, 1024u, sizeof *a->node) ||
+        (a->duct && x->n_edges &&
+         !grow_to((void **)&a->terms, &a->terms_cap, x->first_edge + x->n_edges, 4096u,
+                  sizeof *a->terms))) {
+        lazy_drop(a, p->cfg.c, d);
+        return;
+    }
+    if (a->duct && x->n_edges) {
         /* N = 0: never read before the edge's first backup refreshes them */
         memset(&a->terms[x->first_edge], 0, x->n_edges * sizeof *a->terms);
     }

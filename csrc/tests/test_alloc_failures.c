@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../search/variants_api.h"
 #include "ctest.h"
+#include "search_cases.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t m, size_t n);
@@ -42,22 +42,6 @@ void *__wrap_calloc(size_t m, size_t n) {
 void *__wrap_realloc(void *p, size_t n) {
     return alloc_should_fail() ? NULL : __real_realloc(p, n);
 }
-
-static miai_game *make(const char *name) {
-    miai_game_info info;
-    for (uint32_t i = 0; i < miai_game_count(); i++) {
-        if (miai_game_describe(i, &info) != MIAI_OK || strcmp(info.name, name) != 0) continue;
-        miai_game *g = NULL;
-        if (miai_game_create(name, info.param_default, info.n_params, &g) != MIAI_OK) return NULL;
-        return g;
-    }
-    return NULL;
-}
-
-typedef struct {
-    uint32_t algorithm;
-    double params[MIAI_SEARCH_PARAMS];
-} variant;
 
 #define MAX_NODES 3000u
 

@@ -4,25 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../search/variants_api.h"
 #include "ctest.h"
-
-/* The registered game `name` with its default parameters. */
-static miai_game *make(const char *name) {
-    miai_game_info info;
-    for (uint32_t i = 0; i < miai_game_count(); i++) {
-        if (miai_game_describe(i, &info) != MIAI_OK || strcmp(info.name, name) != 0) continue;
-        miai_game *g = NULL;
-        if (miai_game_create(name, info.param_default, info.n_params, &g) != MIAI_OK) return NULL;
-        return g;
-    }
-    return NULL;
-}
-
-typedef struct {
-    uint32_t algorithm;
-    double params[MIAI_SEARCH_PARAMS];
-} variant;
+#include "search_cases.h"
 
 static const variant VARIANTS[] = {
     {MIAI_ALG_UCD, {-1, -1, -1, MIAI_UCD_INCREMENTAL, 0, 0, 0, 1}},
@@ -91,17 +74,24 @@ static void run_variant(miai_game *g, const variant *v, uint32_t mode, uint32_t 
     free(state);
 }
 
+/* Each of vs[0 .. n) in tree and DAG mode, with a roomy node budget (`roomy`
+ * iterations a move) and a full one (`full`). */
+static void run_each(miai_game *g, const variant *vs, size_t n, uint64_t roomy,
+                     uint64_t full) {
+    for (size_t v = 0; v < n; v++)
+        for (uint32_t mode = 0; mode < 2; mode++) {
+            run_variant(g, &vs[v], mode, 100000, roomy);
+            run_variant(g, &vs[v], mode, 40, full);
+        }
+}
+
 static void every_variant_runs_rerooted_and_budget_full(void) {
     const char *names[] = {"tictactoe", "connect4", "leftright"};
     for (int gi = 0; gi < 3; gi++) {
         miai_game *g = make(names[gi]);
         CHECK(g != NULL);
         if (!g) continue;
-        for (size_t v = 0; v < sizeof VARIANTS / sizeof VARIANTS[0]; v++)
-            for (uint32_t mode = 0; mode < 2; mode++) {
-                run_variant(g, &VARIANTS[v], mode, 100000, 300);
-                run_variant(g, &VARIANTS[v], mode, 40, 300);
-            }
+        run_each(g, VARIANTS, sizeof VARIANTS / sizeof VARIANTS[0], 300, 300);
         miai_game_free(g);
     }
 }
@@ -115,11 +105,7 @@ static void duct_long_searches(void) {
     miai_game *g = make("connect4");
     CHECK(g != NULL);
     if (!g) return;
-    for (size_t v = 0; v < sizeof duct / sizeof duct[0]; v++)
-        for (uint32_t mode = 0; mode < 2; mode++) {
-            run_variant(g, &duct[v], mode, 100000, 5000);
-            run_variant(g, &duct[v], mode, 40, 3000);
-        }
+    run_each(g, duct, sizeof duct / sizeof duct[0], 5000, 3000);
     miai_game_free(g);
 }
 
