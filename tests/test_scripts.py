@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +90,32 @@ def test_match_gnugo_summary_reads_split_logs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     cells = next(r for r in table_rows(done.stdout).values() if r[0] == "go9")
     assert cells[2:4] == ["3", "2"], done.stdout
+
+
+def test_match_gnugo_plot_draws_the_series(tmp_path: Path) -> None:
+    """--plot draws each --series (the union of its logs) into a PNG; the summary's
+    interval is Wilson's (here 2 of 3: 20.8%-93.9%)."""
+    import json
+
+    pytest.importorskip("matplotlib")
+
+    def row(index: int, won: bool) -> str:
+        return json.dumps({"index": index, "miai_black": index % 2 == 0, "miai_won": won,
+                           "gnugo_score": "B+4.0", "miai_score": "B+4.0", "plies": 90,
+                           "seconds": 1.0})
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("\n".join([row(0, True), row(1, False)]) + "\n")
+    b.write_text(row(2, True) + "\n")
+    png = tmp_path / "go.png"
+    done = run_script("match_gnugo.py", "--plot", str(png), "--series", f"2 s={a},{b}",
+                      "--series", f"10 s={b}")
+    assert done.returncode == 0, done.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = run_script("match_gnugo.py", "--plot", str(png))
+    assert bad.returncode != 0 and "--series" in bad.stderr
+    summary = run_script("match_gnugo.py", "--bot", "go9", "--summary", str(a), str(b))
+    assert "20.8%–93.9%" in summary.stdout, summary.stdout
 
 
 def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
