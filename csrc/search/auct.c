@@ -553,6 +553,32 @@ static MIAI_AUCT_INLINE uint32_t argmax_once(miai_search *s, uint32_t first, uin
     return first + best.chosen;
 }
 
+/* The edge of [first, end) that is the k-th unvisited one, k drawn uniformly among
+ * `unvisited` (one rng draw, uct.c's rule); MIAI_NIL if there are fewer. */
+static inline uint32_t draw_unvisited(miai_rng *rng, const miai_edge *edges, uint32_t first,
+                                      uint32_t end, uint32_t unvisited) {
+    uint32_t k = miai_rng_below(rng, unvisited);
+    for (uint32_t i = first; i < end; i++)
+        if (edges[i].n == 0 && k-- == 0) return i;
+    return MIAI_NIL;
+}
+
+/* One pass over [first, end): the visits, the unvisited edges and the union of flags. */
+typedef struct {
+    uint64_t visits;
+    uint32_t unvisited, flags;
+} edge_scan;
+
+static inline edge_scan scan_edges(const miai_edge *edges, uint32_t first, uint32_t end) {
+    edge_scan sc = {0, 0, 0};
+    for (uint32_t i = first; i < end; i++) {
+        sc.visits += edges[i].n;
+        sc.unvisited += edges[i].n == 0;
+        sc.flags |= edges[i].flags;
+    }
+    return sc;
+}
+
 /* The cached selection (no solver, alternating node): MIAI_NIL when the full one must
  * decide.  `k` is read only when every edge may be visited. */
 static MIAI_AUCT_INLINE uint32_t select_cached(miai_search *s, const miai_node *x,
@@ -569,12 +595,9 @@ static MIAI_AUCT_INLINE uint32_t select_cached(miai_search *s, const miai_node *
                             : argmax_once(s, first, count, k, false, terms);
     }
     if ((x->mark & NC_UNEVEN) || maybe_pruned) return MIAI_NIL;
-    /* filling: the N visited edges have n = 1, count - N have n = 0 */
-    const miai_edge *edges = s->dag.edges;
-    uint32_t k = miai_rng_below(&s->rng, count - big_n);
-    for (uint32_t i = first; i < first + count; i++)
-        if (edges[i].n == 0 && k-- == 0) return i;
-    return MIAI_NIL; /* not reached: the cache counts the unvisited edges */
+    /* filling: the N visited edges have n = 1, count - N have n = 0 (the cache counts
+     * them, so the draw finds one) */
+    return draw_unvisited(&s->rng, s->dag.edges, first, first + count, count - big_n);
 }
 
 /* AUCT's selection.  Without the solver at an alternating node: the cached selection,
@@ -591,21 +614,10 @@ static uint32_t auct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     if (!a->solver && x->to_move != MIAI_SIMULTANEOUS) {
         uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, false, a);
         if (chosen != MIAI_NIL) return chosen;
-        uint64_t visits = 0;
-        uint32_t unvisited = 0, flags = 0;
-        for (uint32_t i = first; i < end; i++) {
-            const uint32_t n = edges[i].n;
-            visits += n;
-            unvisited += n == 0;
-            flags |= edges[i].flags;
-        }
-        if (!(flags & MIAI_EDGE_PRUNED)) {
-            if (unvisited) {
-                uint32_t k = miai_rng_below(&s->rng, unvisited);
-                for (uint32_t i = first; i < end; i++)
-                    if (edges[i].n == 0 && k-- == 0) return i;
-            }
-            return auct_argmax(s, edges, first, end, 0u, auct_factor(s, p->cfg.c, visits),
+        const edge_scan sc = scan_edges(edges, first, end);
+        if (!(sc.flags & MIAI_EDGE_PRUNED)) {
+            if (sc.unvisited) return draw_unvisited(&s->rng, edges, first, end, sc.unvisited);
+            return auct_argmax(s, edges, first, end, 0u, auct_factor(s, p->cfg.c, sc.visits),
                                &s->rng);
         }
     }
@@ -715,18 +727,10 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
     if (fast) {
         uint32_t chosen = select_cached(s, x, node, first, count, p->cfg.c, true, a);
         if (chosen != MIAI_NIL) return chosen;
-        uint32_t unvisited = 0, flags = 0;
-        for (uint32_t i = first; i < end; i++) {
-            visits += edges[i].n;
-            unvisited += edges[i].n == 0;
-            flags |= edges[i].flags;
-        }
-        fast = !(flags & MIAI_EDGE_PRUNED);
-        if (fast && unvisited) {
-            uint32_t k = miai_rng_below(&s->rng, unvisited);
-            for (uint32_t i = first; i < end; i++)
-                if (edges[i].n == 0 && k-- == 0) return i;
-        }
+        const edge_scan sc = scan_edges(edges, first, end);
+        visits = sc.visits;
+        fast = !(sc.flags & MIAI_EDGE_PRUNED);
+        if (fast && sc.unvisited) return draw_unvisited(&s->rng, edges, first, end, sc.unvisited);
     }
     if (!fast) {
         uint32_t early = select_before_values(p, s, node, first, count, &mask);
