@@ -123,7 +123,7 @@ def plot(path: Path, series: list[tuple[str, list[Outcome]]]) -> None:
         ax.errorbar([x], [100 * rate], yerr=[[100 * (rate - low)], [100 * (high - rate)]],
                     fmt="o", capsize=6, color="C0")
         ax.annotate(f"{sum(o.miai_won for o in outcomes)}/{len(outcomes)}", (x, 100 * rate),
-                    textcoords="offset points", xytext=(12, -4))
+                    textcoords="offset points", xytext=(-12, -4), ha="right")
     right, left = len(series) - 0.5, -0.5  # the two close marks labelled apart
     for y, text, style, x, va in ((50, "2 s milestone 50%", ":", left, "bottom"),
                                   (90, "10 s goal 90%", "--", left, "top"),
