@@ -65,10 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         plot(args.plot, [parse_series(text) for text in args.series])
         return 0
     if args.summary:
-        logged: dict[int, Outcome] = {}
-        for path in args.summary:
-            logged.update(read_log(path))
-        report(args.bot, args.level, [logged[i] for i in sorted(logged)])
+        report(args.bot, args.level, read_logs(args.summary))
         return 0
     cmd = f"{args.gnugo} --level {args.level}"
     done = read_log(args.log) if args.log and args.log.exists() else {}
@@ -99,15 +96,20 @@ def read_log(path: Path) -> dict[int, Outcome]:
     return out
 
 
+def read_logs(paths: list[Path]) -> list[Outcome]:
+    """The union of several ``--log`` files' games, in game order (later lines win)."""
+    logged: dict[int, Outcome] = {}
+    for path in paths:
+        logged.update(read_log(path))
+    return [logged[i] for i in sorted(logged)]
+
+
 def parse_series(text: str) -> tuple[str, list[Outcome]]:
     """``LABEL=FILE[,FILE...]``: the label and the union of those logs' games."""
     label, sep, files = text.partition("=")
     if not sep or not label or not files:
         raise SystemExit(f"bad --series {text!r}: expected LABEL=FILE[,FILE...]")
-    logged: dict[int, Outcome] = {}
-    for name in files.split(","):
-        logged.update(read_log(Path(name)))
-    return label, [logged[i] for i in sorted(logged)]
+    return label, read_logs([Path(name) for name in files.split(",")])
 
 
 def plot(path: Path, series: list[tuple[str, list[Outcome]]]) -> None:

@@ -283,9 +283,8 @@ static double q_depth(const ucd_data *u, const miai_dag *d, const miai_edge *e, 
     if (depth == 0) {
         num = edge_q(u, d, e, to);
         den = e->n;
-    } else if ((isinf(depth) || depth == 1) && !u->recurse) { /* the sums, kept or
-                                                                * refreshed: A at
-                                                                * infinity, Q0 at 1 */
+    } else if ((isinf(depth) || depth == 1) && !u->recurse) {
+        /* the sums, kept or refreshed: A at infinity, Q0 at depth 1 */
         num = prime_q(u, d, e, to);
         den = prime_n(u, e);
         if (e->child != MIAI_NIL && u->S[e->child].mover >= 0) {
