@@ -17,12 +17,14 @@ import pytest
 
 from engine import games
 from engine.errors import InvalidArgumentError, LimitError
+from engine.gdl.checks import load_program
 from engine.gdl.errors import GroundingLimitError
 from engine.gdl.game import GdlGame, compile_propnet, load, load_for_play
-from engine.gdl.ground import Bounds
+from engine.gdl.ground import Bounds, ground
 from engine.gdl.parser import parse_term
-from engine.gdl.propnet import FlatPropnet
+from engine.gdl.propnet import BASE, FlatPropnet, build
 from engine.gdl.prover_game import ProverGame
+from engine.gdl.terms import to_text
 from engine.playouts import playout_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -336,3 +338,25 @@ def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["gdl", str(OWN / "tictactoe.kif"), "-n", "50"]) == 0
     out = capsys.readouterr().out
     assert "checks passed" in out and "propnet" in out and "50 playouts" in out
+
+
+def _flat(name: str) -> FlatPropnet:
+    return build(ground(load_program((SHARED / name).read_text())))
+
+
+def test_alternating_games_get_turn_guards_and_two_role_move_sets() -> None:
+    """Whose turn it is comes out of every legal AND into the role's guard (the
+    control base), so a turn change moves one node; the frame axiom's
+    ``(does ?player (move ...))`` is one move set holding both roles' moves.  (That
+    the moves are still the rules' is checked against the prover above.)"""
+    net = _flat("tictactoe.kif")
+    texts = [to_text(net.bases[net.arg[g]]) if net.kind[g] == BASE else None
+             for g in net.legal_guard]
+    assert texts == ["(control xplayer)", "(control oplayer)"]
+    moves = [to_text(m) for ms in net.moves for m in ms]
+    assert [m for m, f in zip(moves, net.legal_guarded, strict=True) if not f] == \
+        ["noop", "noop"]  # each role's noop is legal on the other's turn: no guard
+    kt = _flat("knightthrough.kif")
+    role = [r for r, ms in enumerate(kt.moves) for _ in ms]
+    assert any(len({role[m] for m in s}) == 2 for s in kt.sets)
+    assert kt.legal_guard[0] != 1 and kt.legal_guard[1] != 1

@@ -33,7 +33,7 @@
 #define MIAI_PN_AND 4
 #define MIAI_PN_OR 5
 #define MIAI_PN_NOT 6
-#define MIAI_PN_MOVESET 7 /* arg = set index: true when the set's role plays a move of the set */
+#define MIAI_PN_MOVESET 7 /* arg = set index: true when some role plays a move of the set */
 #define MIAI_PN_MAX_NODES 1048576  /* node values live on the stack during evaluation */
 
 typedef struct {
@@ -52,11 +52,15 @@ typedef struct {
     uint32_t n_roles;             /* 1..MIAI_MAX_ROLES */
     const uint32_t *n_moves;      /* [n_roles] */
     const uint32_t *legal_node;   /* [total moves] */
+    /* Optional (both NULL, or both set): a move whose flag is 1 is legal when its
+     * legal_node and its role's guard node (1, true, for none) both hold -- whose turn
+     * it is, taken out of every legal AND of an alternating game. */
+    const uint32_t *legal_guard;  /* [n_roles] */
+    const uint8_t *legal_guarded; /* [total moves] 0 or 1 */
     const char *const *move_text; /* [total moves] normalised KIF text */
-    uint32_t n_sets;              /* move sets (an OR of one role's inputs, as a bitset) */
-    const uint32_t *set_role;     /* [n_sets] */
+    uint32_t n_sets;              /* move sets (an OR of INPUT nodes, as a bitset) */
     const uint32_t *set_first;    /* [n_sets + 1] offsets into set_move */
-    const uint32_t *set_move;     /* move indices within the role */
+    const uint32_t *set_move;     /* global move indices, of one role or several */
     uint32_t terminal_node;
     uint32_t n_goals;
     const uint32_t *goal_role;    /* [n_goals] */

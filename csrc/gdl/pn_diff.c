@@ -16,8 +16,8 @@
  *   - the legal-move bits and per-role counts follow their nodes, the next-state bits
  *     follow theirs (a changed node flips its watched bits), terminal and goals are
  *     node values.
- * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose set holds
- * one of the old and new moves only), then one wave for the base propositions that
+ * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose count of
+ * roles playing a move of the set crosses zero: pn_joint_change), then one wave for the base propositions that
  * the next-state bits change.  A playout starts from a copy of the snapshot (the
  * initial state's evaluation, built with the game) and one wave for the bases where
  * its state differs.  The moves are drawn exactly
@@ -43,7 +43,8 @@
 void pn_diff_free(pn_diff_tables *t) {
     void *arrays[] = {t->range_id,    t->span,        t->link,      t->base_first,
                       t->base_nodes,  t->input_first, t->input_nodes, t->set_first,
-                      t->set_nodes,   t->base0,       t->work0};
+                      t->set_nodes,   t->base0,       t->work0,       t->lazy,
+                      t->is_lazy};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
 }
@@ -76,6 +77,37 @@ static int pn_csr(uint32_t n_keys, uint32_t n_pairs, const uint32_t *key,
 
 static int pn_snapshot(pn_data *d);
 
+/* The lazy gates (pn_internal.h): the gates outside the cone of what a ply needs. */
+static int pn_find_lazy(pn_data *d) {
+    pn_diff_tables *t = &d->diff;
+    uint32_t n = d->n_nodes, n_outs = d->n_base + d->total_moves + d->n_roles + 1;
+    uint32_t *outs = malloc(sizeof *outs * n_outs);
+    t->is_lazy = malloc(n ? n : 1);
+    if (!outs || !t->is_lazy) {
+        free(outs);
+        return MIAI_ENOMEM;
+    }
+    memcpy(outs, d->next_node, sizeof *outs * d->n_base);
+    memcpy(outs + d->n_base, d->legal_node, sizeof *outs * d->total_moves);
+    memcpy(outs + d->n_base + d->total_moves, d->legal_guard, sizeof *outs * d->n_roles);
+    outs[n_outs - 1] = d->terminal_node;
+    int rc = pn_mark_cone(d, outs, n_outs, t->is_lazy);
+    free(outs);
+    if (rc != MIAI_OK) return rc;
+    t->n_lazy = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t k = d->kind[i];
+        t->is_lazy[i] = !t->is_lazy[i] && !t->range_id[i] &&
+                        (k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT);
+        t->n_lazy += t->is_lazy[i];
+    }
+    t->lazy = malloc(sizeof *t->lazy * (t->n_lazy ? t->n_lazy : 1));
+    if (!t->lazy) return MIAI_ENOMEM;
+    for (uint32_t i = 0, m = 0; i < n; i++)
+        if (t->is_lazy[i]) t->lazy[m++] = i;
+    return MIAI_OK;
+}
+
 int pn_diff_build(pn_data *d) {
     pn_diff_tables *t = &d->diff;
     memset(t, 0, sizeof *t);
@@ -95,10 +127,13 @@ int pn_diff_build(pn_data *d) {
     if (!t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) t->range_id[i] = r + 1;
-    /* fan-out: the gates reading each node (none inside one range: it settles whole) */
+    if ((rc = pn_find_lazy(d)) != MIAI_OK) goto done;
+    /* fan-out: the gates reading each node (none inside one range: it settles whole;
+     * none to a lazy gate) */
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
-        for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++) {
+        for (uint32_t e = t->is_lazy[i] ? d->first_in[i + 1] : d->first_in[i];
+             e < d->first_in[i + 1]; e++) {
             uint32_t src = d->in[e];
             if (t->range_id[i] && t->range_id[i] == t->range_id[src]) continue;
             key[m] = src;
@@ -117,7 +152,8 @@ int pn_diff_build(pn_data *d) {
     }
     for (uint32_t g = 0; g < d->total_moves; g++) {
         key[m] = d->legal_node[g];
-        val[m++] = (d->input_role[g] + 1) << PN_WATCH_ROLE_SHIFT | (bw * 64 + g);
+        uint32_t slot = d->input_role[g] + 1 + (pn_bit(d->guarded, g) ? MIAI_MAX_ROLES : 0);
+        val[m++] = slot << PN_WATCH_ROLE_SHIFT | (bw * 64 + g);
     }
     n_links += m;
     rc = pn_csr(n, m, key, val, &wfirst, &wval);
@@ -193,10 +229,9 @@ int pn_diff_build(pn_data *d) {
     for (uint32_t i = 0; i < n; i++)
         if (d->kind[i] == MIAI_PN_MOVESET) {
             const uint64_t *bits = d->set_bits + (size_t)d->arg[i] * d->set_words;
-            uint32_t off = d->move_off[d->set_role[d->arg[i]]];
             for (uint32_t k = 0; k < d->set_words; k++)
                 for (uint64_t x = bits[k]; x; x &= x - 1) {
-                    skey[m] = off + k * 64 + (uint32_t)__builtin_ctzll(x);
+                    skey[m] = k * 64 + (uint32_t)__builtin_ctzll(x);
                     sval[m++] = i;
                 }
         }
@@ -220,10 +255,14 @@ typedef struct {
     const pn_data *d;
     const pn_diff_tables *t;
     uint64_t *dirty;     /* nodes to settle */
+    uint64_t *dsum;      /* words of dirty that have had a bit set since the sweep
+                          * passed them (a big net's sweep skips 64 clean words at once) */
     uint64_t *bits;      /* next-state bits, then legal-move bits (watch indices) */
     uint64_t *next;      /* next-state bits (= bits) */
     uint64_t *legal;     /* legal-move bits */
-    uint32_t *count;     /* [MIAI_MAX_ROLES + 1]: 0 unused, r + 1 legal moves of role r */
+    uint32_t *count;     /* [2 MIAI_MAX_ROLES + 1]: 0 unused; r + 1: role r's legal moves
+                          * without a guard; r + 1 + MIAI_MAX_ROLES: its guarded moves
+                          * whose legal node holds (legal when the guard holds too) */
     int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
     uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
     uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
@@ -234,10 +273,11 @@ static pn_layout pn_wave_layout(const pn_data *d) {
     pn_layout l;
     uint32_t n = d->n_nodes, bw = d->base_words ? d->base_words : 1;
     l.dirty = 0;
-    l.next = l.dirty + (n + 63) / 64;
+    l.dsum = l.dirty + (n + 63) / 64;
+    l.next = l.dsum + ((n + 63) / 64 + 63) / 64;
     l.legal = l.next + bw;
     l.count = l.legal + d->legal_words;
-    l.cnt = l.count + (MIAI_MAX_ROLES + 2) / 2;
+    l.cnt = l.count + (2 * MIAI_MAX_ROLES + 2) / 2;
     l.v = l.cnt + (n + 1) / 2;
     l.words = l.v + (n + 7) / 8;
     return l;
@@ -245,7 +285,7 @@ static pn_layout pn_wave_layout(const pn_data *d) {
 
 static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
     const pn_layout *l = &d->diff.lay;
-    return (pn_wave){.d = d, .t = &d->diff, .dirty = work + l->dirty,
+    return (pn_wave){.d = d, .t = &d->diff, .dirty = work + l->dirty, .dsum = work + l->dsum,
                      .bits = work + l->next, .next = work + l->next,
                      .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
                      .cnt = (int32_t *)(work + l->cnt), .v = (uint8_t *)(work + l->v),
@@ -268,6 +308,7 @@ static inline uint32_t pn_popcount(uint64_t x) {
 static inline void pn_flip(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] ^= 1ULL << (node & 63);
+    w->dsum[word >> 6] |= 1ULL << (word & 63);
     w->dhi = word > w->dhi ? word : w->dhi;
 }
 
@@ -275,6 +316,7 @@ static inline void pn_flip(pn_wave *w, uint32_t node) {
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
+    w->dsum[word >> 6] |= 1ULL << (word & 63);
     w->dhi = word > w->dhi ? word : w->dhi;
 }
 
@@ -370,22 +412,40 @@ static void pn_settle_range(pn_wave *w, uint32_t r) {
  * flipped (its counter changed sign an odd number of times). */
 static void pn_wave_run(pn_wave *w) {
     uint8_t *v = w->v;
-    uint64_t *dirty = w->dirty;
-    for (uint32_t word = w->dlo; word <= w->dhi; word++) {
-        while (dirty[word]) {
-            uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
-            dirty[word] &= dirty[word] - 1;
-            uint8_t x = v[i] ^ 1;
-            if (x & PN_V_RANGE) {
-                pn_settle_range(w, w->t->range_id[i] - 1);
-                continue;
+    uint64_t *dirty = w->dirty, *dsum = w->dsum;
+    /* a settled node only marks nodes above it: in its word (the inner loop) or in a
+     * later word (a higher bit of dsum, read again after each word) */
+    for (uint32_t sw = w->dlo >> 6; sw <= w->dhi >> 6; sw++) {
+        while (dsum[sw]) {
+            uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
+            dsum[sw] &= dsum[sw] - 1;
+            while (dirty[word]) {
+                uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
+                dirty[word] &= dirty[word] - 1;
+                uint8_t x = v[i] ^ 1;
+                if (x & PN_V_RANGE) {
+                    pn_settle_range(w, w->t->range_id[i] - 1);
+                    continue;
+                }
+                v[i] = x;
+                pn_changed(w, i, x);
             }
-            v[i] = x;
-            pn_changed(w, i, x);
         }
     }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
+}
+
+/* The lazy gates from their inputs' values, in index order (inputs first): the goals'
+ * cone is current.  Their counters are left stale (nothing reads them). */
+static void pn_eval_lazy(pn_wave *w) {
+    const pn_data *d = w->d;
+    uint8_t *v = w->v;
+    for (uint32_t k = 0; k < w->t->n_lazy; k++) {
+        uint32_t i = w->t->lazy[k];
+        const pn_op o = d->op[i];
+        v[i] = o.kind == MIAI_PN_NOT ? !(v[d->in[o.a]] & 1) : pn_gate_from_inputs(d, v, i);
+    }
 }
 
 /* Every node's value and counter from the base bits, no move played (a plain
@@ -393,7 +453,7 @@ static void pn_wave_run(pn_wave *w) {
 static void pn_wave_init(pn_wave *w, const uint64_t *base) {
     const pn_data *d = w->d;
     uint8_t *v = w->v;
-    memset(w->dirty, 0, sizeof(uint64_t) * ((d->n_nodes + 63) / 64));
+    memset(w->dirty, 0, sizeof(uint64_t) * (d->diff.lay.next - d->diff.lay.dirty)); /* + dsum */
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         uint32_t rid = w->t->range_id[i];
         if (rid) {
@@ -419,19 +479,20 @@ static void pn_wave_init(pn_wave *w, const uint64_t *base) {
             w->cnt[i] = (int32_t)!(v[d->in[o.a]] & 1) - 1;
             v[i] = w->cnt[i] >= 0;
             break;
-        default: v[i] = 0; break; /* FALSE, INPUT, MOVESET: no move yet */
+        case MIAI_PN_MOVESET: w->cnt[i] = -1, v[i] = 0; break; /* no role's move in it */
+        default: v[i] = 0; break; /* FALSE, INPUT: no move yet */
         }
     }
     memset(w->next, 0, sizeof(uint64_t) * d->base_words);
     for (uint32_t b = 0; b < d->n_base; b++)
         if (v[d->next_node[b]] & 1) w->next[b >> 6] |= 1ULL << (b & 63);
     memset(w->legal, 0, sizeof(uint64_t) * d->legal_words);
-    memset(w->count, 0, sizeof(uint32_t) * (MIAI_MAX_ROLES + 1));
+    memset(w->count, 0, sizeof(uint32_t) * (2 * MIAI_MAX_ROLES + 1));
     for (uint32_t r = 0; r < d->n_roles; r++)
         for (uint32_t g = d->move_off[r]; g < d->move_off[r + 1]; g++)
             if (v[d->legal_node[g]] & 1) {
                 w->legal[g >> 6] |= 1ULL << (g & 63);
-                w->count[r + 1]++;
+                w->count[r + 1 + (pn_bit(d->guarded, g) ? MIAI_MAX_ROLES : 0)]++;
             }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
@@ -473,16 +534,47 @@ static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
     if (flips) pn_wave_run(w);
 }
 
-/* The k-th legal move of role r (k < count), in increasing order. */
-static miai_move pn_kth_legal(const pn_data *d, const uint64_t *lb, uint32_t r, uint32_t k) {
+/* Role r's legal moves: those without a guard, and its guarded ones while the guard
+ * holds (the legal bits follow the legal nodes, without the guard). */
+static inline uint32_t pn_role_count(const pn_wave *w, uint32_t r) {
+    return w->count[r + 1] +
+           ((w->v[w->d->legal_guard[r]] & 1) ? w->count[r + 1 + MIAI_MAX_ROLES] : 0);
+}
+
+/* What to clear from role r's legal bits: its guarded moves while the guard is off. */
+static inline uint64_t pn_guard_off(const pn_wave *w, uint32_t r) {
+    return (w->v[w->d->legal_guard[r]] & 1) ? 0 : ~0ULL;
+}
+
+/* The legal-move bits of the state: the legal bits without the moves whose guard is off. */
+static void pn_state_legal(const pn_wave *w, uint64_t *out) {
+    const pn_data *d = w->d;
+    memcpy(out, w->legal, sizeof(uint64_t) * d->legal_words);
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
+        if (hi == lo || pn_guard_off(w, r) == 0) continue;
+        for (uint32_t word = lo >> 6; word <= (hi - 1) >> 6; word++) {
+            uint64_t mine = ~0ULL;
+            if (word == lo >> 6) mine &= ~0ULL << (lo & 63);
+            if (word == (hi - 1) >> 6 && (hi & 63)) mine &= ~0ULL >> (64 - (hi & 63));
+            out[word] &= ~(d->guarded[word] & mine);
+        }
+    }
+}
+
+/* The k-th legal move of role r (k < pn_role_count), in increasing order. */
+static miai_move pn_kth_legal(const pn_wave *w, uint32_t r, uint32_t k) {
+    const pn_data *d = w->d;
+    const uint64_t *lb = w->legal, *gm = d->guarded;
+    uint64_t off = pn_guard_off(w, r);
     uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
     if (lo >> 6 == (hi - 1) >> 6) { /* one word: the k-th bit is in it, no count */
-        uint64_t x = lb[lo >> 6] & ~0ULL << (lo & 63);
+        uint64_t x = lb[lo >> 6] & ~(gm[lo >> 6] & off) & ~0ULL << (lo & 63);
         while (k--) x &= x - 1;
         return (miai_move)((lo >> 6) * 64 + (uint32_t)__builtin_ctzll(x) - lo);
     }
     for (uint32_t word = lo >> 6; word <= (hi - 1) >> 6; word++) {
-        uint64_t x = lb[word];
+        uint64_t x = lb[word] & ~(gm[word] & off);
         if (word == lo >> 6) x &= ~0ULL << (lo & 63);
         if (word == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
         uint32_t c = pn_popcount(x);
@@ -497,10 +589,12 @@ static miai_move pn_kth_legal(const pn_data *d, const uint64_t *lb, uint32_t r, 
 }
 
 /* The first legal move of role r (it has one). */
-static miai_move pn_first_legal(const pn_data *d, const uint64_t *lb, uint32_t r) {
+static miai_move pn_first_legal(const pn_wave *w, uint32_t r) {
+    const pn_data *d = w->d;
+    uint64_t off = pn_guard_off(w, r);
     uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
     for (uint32_t word = lo >> 6; word <= (hi - 1) >> 6; word++) {
-        uint64_t x = lb[word];
+        uint64_t x = w->legal[word] & ~(d->guarded[word] & off);
         if (word == lo >> 6) x &= ~0ULL << (lo & 63);
         if (x) return (miai_move)(word * 64 + (uint32_t)__builtin_ctzll(x) - lo);
     }
@@ -514,8 +608,9 @@ static int32_t pn_wave_to_move(const pn_wave *w) {
     uint32_t many = 0;
     int stuck = 0;
     for (uint32_t r = 0; r < d->n_roles; r++) {
-        if (w->count[r + 1] == 0) stuck = 1;
-        if (w->count[r + 1] > 1) {
+        uint32_t c = pn_role_count(w, r);
+        if (c == 0) stuck = 1;
+        if (c > 1) {
             many++;
             tm = (int32_t)r;
         }
@@ -525,33 +620,50 @@ static int32_t pn_wave_to_move(const pn_wave *w) {
     return many > 1 ? MIAI_SIMULTANEOUS : tm;
 }
 
-/* Role r's move goes from `old` (PN_NO_MOVE: none yet) to `now` (global indices): its
- * INPUT nodes, and the MOVESET nodes whose set holds one move but not the other (the
- * two sorted lists merged). */
-static void pn_move_change(pn_wave *w, uint32_t old, uint32_t now) {
-    const pn_diff_tables *t = w->t;
-    const uint32_t *a = t->set_nodes, *b = t->set_nodes;
-    uint32_t ia = 0, ea = 0, ib = t->set_first[now], eb = t->set_first[now + 1];
-    if (old != PN_NO_MOVE) {
-        for (uint32_t e = t->input_first[old]; e < t->input_first[old + 1]; e++)
-            pn_set_source(w, t->input_nodes[e], 0);
-        ia = t->set_first[old];
-        ea = t->set_first[old + 1];
+/* The MOVESET nodes [from, to) take the values of their counters (most keep theirs). */
+static inline void pn_settle_sets(pn_wave *w, const uint32_t *from, const uint32_t *to) {
+    for (; from < to; from++) {
+        uint32_t node = *from;
+        uint8_t x = w->cnt[node] >= 0;
+        if (w->v[node] != x) pn_set_source(w, node, x);
     }
-    for (uint32_t e = t->input_first[now]; e < t->input_first[now + 1]; e++)
-        pn_set_source(w, t->input_nodes[e], 1);
-    while (ia < ea && ib < eb) {
-        if (a[ia] < b[ib]) pn_set_source(w, a[ia++], 0);
-        else if (b[ib] < a[ia]) pn_set_source(w, b[ib++], 1);
-        else ia++, ib++;
-    }
-    while (ia < ea) pn_set_source(w, a[ia++], 0);
-    while (ib < eb) pn_set_source(w, b[ib++], 1);
 }
 
-/* Check mode: every node value and counter, the next-state and legal bits and the
- * counts against a plain evaluation of the whole net for the state's bases and the
- * joint move `cur` (PN_NO_MOVE: none).  1 when all agree. */
+/* The joint move goes from `cur` to `joint` (PN_NO_MOVE in cur: none yet).  Each
+ * changed role's INPUT nodes follow its move; a MOVESET node counts the roles whose
+ * move lies in its set (counter = count - 1, true when >= 0, as an OR), so all roles'
+ * counts are stepped first and only the sets whose value then differs go out: one
+ * role's noop and the other's move leaving a frame axiom's set and entering it cancel
+ * out before anything propagates. */
+static void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint) {
+    const pn_data *d = w->d;
+    const pn_diff_tables *t = w->t;
+    const uint32_t *sn = t->set_nodes, *sf = t->set_first;
+    uint32_t old[MIAI_MAX_ROLES], now[MIAI_MAX_ROLES], n = 0;
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        if (joint[r] == cur[r]) continue;
+        old[n] = cur[r] == PN_NO_MOVE ? PN_NO_MOVE : d->move_off[r] + cur[r];
+        now[n] = d->move_off[r] + joint[r];
+        cur[r] = joint[r];
+        if (old[n] != PN_NO_MOVE) {
+            for (uint32_t e = t->input_first[old[n]]; e < t->input_first[old[n] + 1]; e++)
+                pn_set_source(w, t->input_nodes[e], 0);
+            for (uint32_t e = sf[old[n]]; e < sf[old[n] + 1]; e++) w->cnt[sn[e]]--;
+        }
+        for (uint32_t e = t->input_first[now[n]]; e < t->input_first[now[n] + 1]; e++)
+            pn_set_source(w, t->input_nodes[e], 1);
+        for (uint32_t e = sf[now[n]]; e < sf[now[n] + 1]; e++) w->cnt[sn[e]]++;
+        n++;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        if (old[k] != PN_NO_MOVE) pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1]);
+        pn_settle_sets(w, sn + sf[now[k]], sn + sf[now[k] + 1]);
+    }
+}
+
+/* Check mode: every node value and counter (but the lazy gates'), the next-state and
+ * legal bits and the counts against a plain evaluation of the whole net for the
+ * state's bases and the joint move `cur` (PN_NO_MOVE: none).  1 when all agree. */
 static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cur,
                      uint8_t *v, int32_t *cnt) {
     const pn_data *d = w->d;
@@ -576,9 +688,11 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
             break;
         }
         case MIAI_PN_MOVESET: {
-            miai_move m = cur[d->set_role[o.a]];
-            v[i] = m != PN_NO_MOVE &&
-                   pn_bit(d->set_bits + (size_t)o.a * d->set_words, (uint32_t)m);
+            const uint64_t *bits = d->set_bits + (size_t)o.a * d->set_words;
+            for (uint32_t r = 0; r < d->n_roles; r++)
+                c += cur[r] != PN_NO_MOVE && pn_bit(bits, d->move_off[r] + cur[r]);
+            cnt[i] = c - 1;
+            v[i] = cnt[i] >= 0;
             break;
         }
         case MIAI_PN_AND:
@@ -594,20 +708,21 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
         default: v[i] = 0; break;
         }
     }
-    if (memcmp(v, w->v, d->n_nodes) != 0) return 0;
-    if (memcmp(cnt, w->cnt, sizeof(int32_t) * d->n_nodes) != 0) return 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) /* lazy gates wait for the goals */
+        if (!w->t->is_lazy[i] && (v[i] != w->v[i] || cnt[i] != w->cnt[i])) return 0;
     for (uint32_t b = 0; b < d->n_base; b++)
         if (pn_bit(w->next, b) != (v[d->next_node[b]] & 1)) return 0;
     for (uint32_t r = 0; r < d->n_roles; r++) {
-        uint32_t count = 0;
+        uint32_t count[2] = {0, 0};
         for (uint32_t g = d->move_off[r]; g < d->move_off[r + 1]; g++) {
             if (pn_bit(w->legal, g) != (v[d->legal_node[g]] & 1)) return 0;
-            count += v[d->legal_node[g]] & 1;
+            count[pn_bit(d->guarded, g)] += v[d->legal_node[g]] & 1;
         }
-        if (count != w->count[r + 1]) return 0;
+        if (count[0] != w->count[r + 1] || count[1] != w->count[r + 1 + MIAI_MAX_ROLES])
+            return 0;
     }
-    for (uint32_t word = 0; word <= (d->n_nodes - 1) / 64; word++)
-        if (w->dirty[word]) return 0;
+    for (uint32_t word = 0; word < w->t->lay.next - w->t->lay.dirty; word++)
+        if (w->dirty[word]) return 0; /* and dsum, which follows */
     return 1;
 }
 
@@ -636,26 +751,21 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
     pn_wave_start(&w, work, s->bits);
     if (check && !pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
-    const uint64_t *lb = w.legal, *next = w.next;
+    const uint64_t *next = w.next;
     uint64_t *state_legal = pn_legal_words(d, s);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
         int32_t tm = s->head.to_move;
         /* the moves, drawn as miai_generic_playout draws them */
         for (uint32_t r = 0; r < nr; r++) {
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
-                joint[r] = pn_kth_legal(d, lb, r, miai_rng_below(rng, w.count[r + 1]));
+                joint[r] = pn_kth_legal(&w, r, miai_rng_below(rng, pn_role_count(&w, r)));
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             } else {
-                joint[r] = pn_first_legal(d, lb, r); /* its only move */
+                joint[r] = pn_first_legal(&w, r); /* its only move */
             }
         }
         /* wave 1: the joint move */
-        for (uint32_t r = 0; r < nr; r++) {
-            if (joint[r] == cur[r]) continue;
-            pn_move_change(&w, cur[r] == PN_NO_MOVE ? PN_NO_MOVE : d->move_off[r] + cur[r],
-                           d->move_off[r] + joint[r]);
-            cur[r] = joint[r];
-        }
+        pn_joint_change(&w, cur, joint);
         pn_wave_run(&w);
         /* wave 2: the base propositions that change */
         for (uint32_t word = 0; word < d->base_words; word++) {
@@ -675,19 +785,20 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
         s->head.ply++;
         s->head.to_move = pn_wave_to_move(&w);
         uint8_t *gb = pn_goal_bytes(d, s);
+        if (s->head.to_move == MIAI_NOBODY) pn_eval_lazy(&w);
         if (s->head.to_move == MIAI_NOBODY)
             for (uint32_t i = 0; i < d->n_goals; i++)
                 if ((w.v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
                     gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
         plies++;
         if (check) {
-            memcpy(state_legal, lb, sizeof(uint64_t) * d->legal_words);
+            pn_state_legal(&w, state_legal);
             pn_play_plain(g, check->shadow, joint);
             if (memcmp(check->shadow, state, g->facts.state_size) != 0) check->bad++;
             if (!pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
         }
     }
-    memcpy(state_legal, lb, sizeof(uint64_t) * d->legal_words);
+    pn_state_legal(&w, state_legal);
     if (trace_len) *trace_len = tl;
     return plies;
 }

@@ -47,15 +47,17 @@ typedef struct {
     uint32_t edge, neg, range, watch, end;
 } pn_span;
 
-/* A watch: (role + 1) << PN_WATCH_ROLE_SHIFT | bit (a legal-move bit), or a bit alone
+/* A watch: slot << PN_WATCH_ROLE_SHIFT | bit (a legal-move bit; slot r + 1 for role r's
+ * moves, r + 1 + MIAI_MAX_ROLES for its guarded ones: pn_wave's count), or a bit alone
  * (a next-state bit); bits index the work block's next | legal words. */
-#define PN_WATCH_ROLE_SHIFT 28
-#define PN_WATCH_INDEX 0x0fffffffu
+#define PN_WATCH_ROLE_SHIFT 27
+#define PN_WATCH_INDEX 0x07ffffffu
 
 /* The work block of a playout, one array of words (pn_diff.c, pn_wave_layout):
- * dirty bits | next-state bits | legal-move bits | counts | counters | values. */
+ * dirty bits | dirty words | next-state bits | legal-move bits | counts | counters |
+ * values. */
 typedef struct {
-    uint32_t dirty, next, legal, count, cnt, v, words;
+    uint32_t dirty, dsum, next, legal, count, cnt, v, words;
 } pn_layout;
 
 typedef struct {
@@ -69,6 +71,14 @@ typedef struct {
     uint32_t *input_nodes;   /* INPUT nodes of each global move */
     uint32_t *set_first;     /* [total moves + 1] offsets into set_nodes */
     uint32_t *set_nodes;     /* MOVESET nodes whose set holds each global move, increasing */
+    /* Lazy gates: outside every range and needed by the goals only (not by the legal
+     * moves, their guards, the next state or terminal).  No link reaches them, so a
+     * ply never touches them; a playout that ends evaluates them once, in index
+     * order, before it reads the goals.  Their values are stale until then and their
+     * counters always. */
+    uint32_t n_lazy;
+    uint32_t *lazy;          /* [n_lazy] increasing */
+    uint8_t *is_lazy;        /* [n] */
     /* The snapshot: the work block of the initial state, no move played.  A playout
      * starts from a copy and propagates the bases where its state differs. */
     pn_layout lay;
@@ -92,14 +102,16 @@ typedef struct {
     uint32_t move_off[MIAI_MAX_ROLES + 1];
     uint32_t total_moves, legal_words, goal_words;
     uint32_t *legal_node, *input_role, *input_move;
+    uint32_t legal_guard[MIAI_MAX_ROLES]; /* node 1 (true) when the role has none */
+    uint64_t *guarded;                    /* [legal_words] moves legal only with the guard */
     char **move_text;
     uint32_t terminal_node;
     uint32_t n_goals;
     uint32_t *goal_role, *goal_value, *goal_node;
     uint32_t *prog[3];
     uint32_t prog_len[3];
-    uint32_t n_sets, set_words;   /* set k: bits [k * set_words, (k + 1) * set_words) */
-    uint32_t *set_role;
+    uint32_t n_sets, set_words;   /* set k: bits [k * set_words, (k + 1) * set_words) of */
+    uint32_t *set_roles;          /* global moves; [n_sets] the roles it holds moves of */
     uint64_t *set_bits;
     miai_zkey *zbase;
     pn_diff_tables diff;
@@ -127,6 +139,8 @@ static inline int pn_bit(const uint64_t *w, uint32_t i) {
 
 /* propnet.c: the plain play (the reference the differential engine must equal). */
 void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
+/* propnet.c: mark[i] = 1 for the nodes the outputs need (a range whole), else 0. */
+int pn_mark_cone(const pn_data *d, const uint32_t *outs, uint32_t n_outs, uint8_t *mark);
 
 /* pn_diff.c */
 int pn_diff_build(pn_data *d);

@@ -36,8 +36,12 @@ static inline uint8_t pn_node(const pn_data *d, uint32_t n, const uint8_t *v,
     case MIAI_PN_NOT: return !v[in[o.a]];
     case MIAI_PN_MOVESET: {
         if (!joint) return 0;
-        miai_move m = joint[d->set_role[o.a]];
-        return (uint8_t)((d->set_bits[(size_t)o.a * d->set_words + (m >> 6)] >> (m & 63)) & 1u);
+        const uint64_t *bits = d->set_bits + (size_t)o.a * d->set_words;
+        for (uint32_t mask = d->set_roles[o.a]; mask; mask &= mask - 1) {
+            uint32_t r = (uint32_t)__builtin_ctz(mask), m = d->move_off[r] + joint[r];
+            if ((bits[m >> 6] >> (m & 63)) & 1u) return 1;
+        }
+        return 0;
     }
     default: return 0;
     }
@@ -95,7 +99,7 @@ static void pn_status(const pn_data *d, pn_state *s, uint8_t *v) {
     uint32_t count[MIAI_MAX_ROLES] = {0};
     for (uint32_t r = 0; r < d->n_roles; r++)
         for (uint32_t m = d->move_off[r]; m < d->move_off[r + 1]; m++)
-            if (v[d->legal_node[m]]) {
+            if (v[d->legal_node[m]] && (!pn_bit(d->guarded, m) || v[d->legal_guard[r]])) {
                 lb[m >> 6] |= 1ULL << (m & 63);
                 count[r]++;
             }
@@ -295,7 +299,7 @@ static void pn_free_data(pn_data *d) {
                       d->next_node, d->init, d->base_text, d->legal_node, d->input_role,
                       d->input_move, d->move_text, d->goal_role, d->goal_value,
                       d->goal_node, d->prog[0], d->prog[1], d->prog[2], d->zbase,
-                      d->set_role, d->set_bits};
+                      d->set_roles, d->set_bits, d->guarded};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     free(d);
 }
@@ -343,14 +347,12 @@ static int pn_validate(const miai_gdl_desc *x, uint32_t *total_out) {
     if (x->n_base && (!x->next_node || !x->init || !x->base_text)) return MIAI_EINVAL;
     if (x->n_sets > MIAI_PN_MAX_NODES) return MIAI_ELIMIT;
     if (x->n_sets) {
-        if (!x->set_role || !x->set_first || !x->set_move || x->set_first[0] != 0)
-            return MIAI_EINVAL;
+        if (!x->set_first || !x->set_move || x->set_first[0] != 0) return MIAI_EINVAL;
         for (uint32_t k = 0; k < x->n_sets; k++) {
-            if (x->set_role[k] >= x->n_roles || x->set_first[k + 1] < x->set_first[k] ||
-                x->set_first[k + 1] > MIAI_PN_MAX_NODES)
+            if (x->set_first[k + 1] < x->set_first[k] || x->set_first[k + 1] > MIAI_PN_MAX_NODES)
                 return MIAI_EINVAL;
             for (uint32_t e = x->set_first[k]; e < x->set_first[k + 1]; e++)
-                if (x->set_move[e] >= x->n_moves[x->set_role[k]]) return MIAI_EINVAL;
+                if (x->set_move[e] >= total) return MIAI_EINVAL;
         }
     }
     if (x->first_in[0] != 0) return MIAI_EINVAL;
@@ -402,8 +404,13 @@ static int pn_validate(const miai_gdl_desc *x, uint32_t *total_out) {
         if (x->next_node[b] >= n || x->init[b] > 1 || !x->base_text[b]) return MIAI_EINVAL;
         if (pn_bounded_len(x->base_text[b]) >= PN_TEXT_MAX) return MIAI_EINVAL;
     }
+    if (!x->legal_guard != !x->legal_guarded) return MIAI_EINVAL;
+    if (x->legal_guard)
+        for (uint32_t r = 0; r < x->n_roles; r++)
+            if (x->legal_guard[r] >= n) return MIAI_EINVAL;
     for (uint32_t m = 0; m < total; m++) {
         if (x->legal_node[m] >= n || !x->move_text[m]) return MIAI_EINVAL;
+        if (x->legal_guarded && x->legal_guarded[m] > 1) return MIAI_EINVAL;
         if (pn_bounded_len(x->move_text[m]) >= PN_TEXT_MAX) return MIAI_EINVAL;
     }
     if (x->terminal_node >= n) return MIAI_EINVAL;
@@ -426,15 +433,11 @@ static void *pn_dup(const void *src, size_t bytes) {
 static char *pn_strdup(const char *t) { return pn_dup(t, pn_bounded_len(t) + 1); }
 
 /* The program of the nodes the outputs need, in order; a cycle is one range entry. */
-static int pn_program(pn_data *d, const uint32_t *outs, uint32_t n_outs, int which) {
+int pn_mark_cone(const pn_data *d, const uint32_t *outs, uint32_t n_outs, uint8_t *mark) {
     uint32_t n = d->n_nodes;
-    uint8_t *mark = calloc(n, 1);
-    uint32_t *range_of = calloc(n, sizeof *range_of);
-    if (!mark || !range_of) {
-        free(mark);
-        free(range_of);
-        return MIAI_ENOMEM;
-    }
+    uint32_t *range_of = calloc(n ? n : 1, sizeof *range_of);
+    if (!range_of) return MIAI_ENOMEM;
+    memset(mark, 0, n);
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) range_of[i] = r + 1;
     for (uint32_t i = 0; i < n_outs; i++) mark[outs[i]] = 1;
@@ -455,6 +458,21 @@ static int pn_program(pn_data *d, const uint32_t *outs, uint32_t n_outs, int whi
         if (mark[i])
             for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++) mark[d->in[e]] = 1;
     }
+    free(range_of);
+    return MIAI_OK;
+}
+
+static int pn_program(pn_data *d, const uint32_t *outs, uint32_t n_outs, int which) {
+    uint32_t n = d->n_nodes;
+    uint8_t *mark = malloc(n ? n : 1);
+    uint32_t *range_of = calloc(n ? n : 1, sizeof *range_of);
+    if (!mark || !range_of || pn_mark_cone(d, outs, n_outs, mark) != MIAI_OK) {
+        free(mark);
+        free(range_of);
+        return MIAI_ENOMEM;
+    }
+    for (uint32_t r = 0; r < d->n_ranges; r++)
+        for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) range_of[i] = r + 1;
     uint32_t len = 0;
     uint32_t *prog = malloc(sizeof *prog * (n ? n : 1));
     if (!prog) {
@@ -531,25 +549,29 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
             d->input_move[m] = m - d->move_off[r];
             if (!(d->move_text[m] = pn_strdup(x->move_text[m]))) return MIAI_ENOMEM;
         }
-    uint32_t most = 1;
-    for (uint32_t r = 0; r < x->n_roles; r++)
-        if (x->n_moves[r] > most) most = x->n_moves[r];
     d->n_sets = x->n_sets;
-    d->set_words = (most + 63) / 64;
-    d->set_role = pn_dup(x->set_role, sizeof(uint32_t) * x->n_sets);
+    d->set_words = total ? (total + 63) / 64 : 1;
+    d->set_roles = calloc(x->n_sets ? x->n_sets : 1, sizeof *d->set_roles);
     d->set_bits = calloc((size_t)d->set_words * (x->n_sets ? x->n_sets : 1), sizeof(uint64_t));
-    if (!d->set_role || !d->set_bits) return MIAI_ENOMEM;
+    if (!d->set_roles || !d->set_bits) return MIAI_ENOMEM;
     for (uint32_t k = 0; k < x->n_sets; k++)
         for (uint32_t e = x->set_first[k]; e < x->set_first[k + 1]; e++) {
             uint32_t m = x->set_move[e];
             d->set_bits[(size_t)k * d->set_words + (m >> 6)] |= 1ULL << (m & 63);
+            d->set_roles[k] |= 1u << d->input_role[m];
         }
     zobrist_fill(d->zbase, x->n_base ? x->n_base : 1, x->seed);
-    uint32_t n_status = total + 1;
+    d->guarded = calloc(d->legal_words ? d->legal_words : 1, sizeof(uint64_t));
+    if (!d->guarded) return MIAI_ENOMEM;
+    for (uint32_t r = 0; r < x->n_roles; r++) d->legal_guard[r] = x->legal_guard ? x->legal_guard[r] : 1;
+    for (uint32_t m = 0; m < total; m++)
+        if (x->legal_guarded && x->legal_guarded[m]) d->guarded[m >> 6] |= 1ULL << (m & 63);
+    uint32_t n_status = total + x->n_roles + 1;
     uint32_t *outs = malloc(sizeof(uint32_t) * (n_status + x->n_base + x->n_goals + 1));
     if (!outs) return MIAI_ENOMEM;
     memcpy(outs, x->legal_node, sizeof(uint32_t) * total);
-    outs[total] = x->terminal_node;
+    memcpy(outs + total, d->legal_guard, sizeof(uint32_t) * x->n_roles);
+    outs[total + x->n_roles] = x->terminal_node;
     int rc = pn_program(d, outs, n_status, PROG_STATUS);
     if (rc == MIAI_OK) rc = pn_program(d, x->next_node, x->n_base, PROG_NEXT);
     if (rc == MIAI_OK) rc = pn_program(d, x->goal_node, x->n_goals, PROG_GOAL);

@@ -106,6 +106,50 @@ static void tiny_game_plays(void) {
     miai_game_free(g);
 }
 
+/* A guard (legal_guard/legal_guarded): role a's two moves are legal only while node
+ * 2, (step 0), holds; after "go" a has none, the game is stuck there (terminal) with
+ * a at 0 and b at 50.  The plain play and the differential playouts agree. */
+static void guarded_moves_need_their_guard(void) {
+    miai_gdl_desc d = tiny();
+    uint32_t guard[2] = {2, 1};
+    uint8_t guarded[3] = {1, 1, 0};
+    d.legal_guard = guard;
+    d.legal_guarded = guarded;
+    miai_game *g = NULL;
+    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    if (!g) return;
+    miai_game_facts f;
+    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+    uint8_t *s = malloc(f.state_size);
+    CHECK(miai_state_init(g, s) == MIAI_OK);
+    miai_move moves[2];
+    uint32_t n = 9;
+    int32_t tm = 99;
+    CHECK(miai_state_legal(g, s, 0, moves, 2, &n) == MIAI_OK && n == 2);
+    CHECK(miai_state_play(g, s, 1) == MIAI_OK); /* stay */
+    CHECK(miai_state_legal(g, s, 0, moves, 2, &n) == MIAI_OK && n == 2);
+    CHECK(miai_state_play(g, s, 0) == MIAI_OK); /* go: step 1, a has no move */
+    CHECK(miai_gdl_state_legal_all(g, s, 0, moves, 2, &n) == MIAI_OK && n == 0);
+    CHECK(miai_gdl_state_legal_all(g, s, 1, moves, 2, &n) == MIAI_OK && n == 1);
+    miai_state_to_move(g, s, &tm);
+    CHECK(tm == MIAI_NOBODY);
+    double r[2];
+    CHECK(miai_state_rewards(g, s, r, 2) == MIAI_OK && r[0] == 0.0 && r[1] == 0.5);
+    CHECK(miai_state_init(g, s) == MIAI_OK);
+    double mean[2];
+    uint64_t plies = 0;
+    CHECK(miai_playouts(g, s, 200, 3, mean, 2, &plies) == MIAI_OK);
+    CHECK(plies >= 200 && mean[0] == 0.0 && mean[1] == 0.5);
+    uint32_t len = 0, longest = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
+        if (len > longest) longest = len;
+    }
+    CHECK(longest > 1);
+    free(s);
+    miai_game_free(g);
+}
+
 static int create_fails(miai_gdl_desc *d) {
     miai_game *g = NULL;
     int rc = miai_gdl_create(d, &g);
@@ -164,16 +208,24 @@ static void malformed_descriptions_refused(void) {
     RESET(); d.n_nodes = MIAI_PN_MAX_NODES + 1;
     CHECK(miai_gdl_create(&d, &g) == MIAI_ELIMIT && g == NULL);
     RESET(); d.max_plies = 0; CHECK(create_fails(&d));
-    /* Move sets: a valid one is accepted; a bad role, move or offset is refused. */
-    uint32_t set_role[1] = {0}, set_first[2] = {0, 2}, set_move[2] = {0, 1};
-    RESET(); d.n_sets = 1, d.set_role = set_role, d.set_first = set_first;
-    d.set_move = set_move;
-    CHECK(!create_fails(&d));
-    set_role[0] = 2; CHECK(create_fails(&d));
-    set_role[0] = 1; CHECK(create_fails(&d)); /* role b has one move: move 1 is out */
-    set_role[0] = 0; set_first[1] = 1000000000; CHECK(create_fails(&d));
-    set_first[1] = 2; d.set_move = NULL; CHECK(create_fails(&d));
+    /* Move sets (global move indices, of any roles): a valid one is accepted; a move
+     * past the last or a bad offset is refused. */
+    uint32_t set_first[2] = {0, 3}, set_move[3] = {0, 1, 2};
+    RESET(); d.n_sets = 1, d.set_first = set_first, d.set_move = set_move;
+    CHECK(!create_fails(&d)); /* role a's moves 0, 1 and role b's move 2 */
+    set_move[2] = 3; CHECK(create_fails(&d)); /* three moves in all */
+    set_move[2] = 2; set_first[1] = 1000000000; CHECK(create_fails(&d));
+    set_first[1] = 3; set_first[0] = 1; CHECK(create_fails(&d));
+    set_first[0] = 0; d.set_move = NULL; CHECK(create_fails(&d));
     RESET(); kind[5] = MIAI_PN_MOVESET; CHECK(create_fails(&d)); /* no sets */
+    /* Guards: both arrays or neither, a guard inside the net, flags 0 or 1. */
+    uint32_t guard[2] = {2, 1};
+    uint8_t guarded[3] = {1, 1, 0};
+    RESET(); d.legal_guard = guard; CHECK(create_fails(&d));
+    d.legal_guarded = guarded; CHECK(!create_fails(&d));
+    guard[1] = N_NODES; CHECK(create_fails(&d));
+    guard[1] = 1; guarded[2] = 2; CHECK(create_fails(&d));
+    RESET(); d.legal_guarded = guarded; CHECK(create_fails(&d));
 #undef RESET
     /* GDL-only accessors refuse other games. */
     miai_game *ttt = NULL;
@@ -240,6 +292,7 @@ static void big_net_uses_the_generic_loop(void) {
 int main(void) {
     const ctest_case cases[] = {
         {"tiny_game_plays", tiny_game_plays},
+        {"guarded_moves_need_their_guard", guarded_moves_need_their_guard},
         {"malformed_descriptions_refused", malformed_descriptions_refused},
         {"big_net_uses_the_generic_loop", big_net_uses_the_generic_loop},
     };

@@ -115,14 +115,16 @@ def compile_propnet(net: FlatPropnet, name: str, max_plies: int) -> Any:
     d.n_roles = len(net.roles)
     d.n_moves = arr("uint32_t", [len(ms) for ms in net.moves])
     d.legal_node = arr("uint32_t", net.legal_node)
+    if net.legal_guard:
+        d.legal_guard = arr("uint32_t", net.legal_guard)
+        d.legal_guarded = arr("uint8_t", net.legal_guarded)
     d.move_text = texts([to_text(m) for ms in net.moves for m in ms])
     d.n_sets = len(net.sets)
-    d.set_role = arr("uint32_t", [r for r, _ in net.sets])
     firsts = [0]
-    for _, ms in net.sets:
+    for ms in net.sets:
         firsts.append(firsts[-1] + len(ms))
     d.set_first = arr("uint32_t", firsts)
-    d.set_move = arr("uint32_t", [m for _, ms in net.sets for m in ms])
+    d.set_move = arr("uint32_t", [m for ms in net.sets for m in ms])
     d.terminal_node = net.terminal
     d.n_goals = len(net.goals)
     d.goal_role = arr("uint32_t", [g[0] for g in net.goals])

@@ -21,6 +21,7 @@ evaluates to its least fixpoint.  NOT never takes an input from its own range
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.gdl.errors import GdlCheckError
@@ -47,11 +48,15 @@ class FlatPropnet:
     roles: list[Term]
     moves: list[list[Term]]  # per role
     legal_node: list[int]    # per global move (role 0's moves, then role 1's, ...)
-    sets: list[tuple[int, list[int]]]  # MOVESET k: (role, moves of that role)
+    sets: list[list[int]]    # MOVESET k: global move indices, of any roles
     terminal: int
     goals: list[tuple[int, int, int]]  # (role, value, node)
     seed: int
     stats: dict[str, int] = field(default_factory=dict)
+    # A move whose legal_guarded flag is 1 is legal when its legal_node and its role's
+    # legal_guard (node 1, true, for none) both hold: see _legal_guards.
+    legal_guard: list[int] = field(default_factory=list)   # per role
+    legal_guarded: list[int] = field(default_factory=list)  # per global move
 
 
 class _Net:
@@ -148,13 +153,16 @@ def build(grounding: Grounding) -> FlatPropnet:
         goals.append((roles.index(a[1]), int(a[2]), node_of(a)))
     stats = {"atoms": sum(len(v) for v in grounding.possible.values()),
              "ground_rules": len(grounding.instances), "raw_nodes": len(net.kind)}
-    outputs = next_node + legal_node + [terminal] + [g[2] for g in goals]
     rep = _simplify(net)
-    role_of_move = [r for r, ms in enumerate(moves) for _ in ms]
-    move_in_role = [m for ms in moves for m in range(len(ms))]
-    sets = _move_sets(net, rep, role_of_move, move_in_role)
-    return _flatten(net, rep, outputs, base_terms, next_node, init, roles, moves,
-                    legal_node, sets, terminal, goals, _rules_seed(grounding), stats)
+    sets = _move_sets(net, rep)
+    legal_node, guard, guarded = _legal_guards(net, rep, legal_node,
+                                               [len(ms) for ms in moves])
+    outputs = next_node + legal_node + guard + [terminal] + [g[2] for g in goals]
+    flat = _flatten(net, rep, outputs, base_terms, next_node, init, roles, moves,
+                    legal_node, sets, terminal, goals, _rules_seed(grounding), stats,
+                    guard)
+    flat.legal_guarded = guarded
+    return flat
 
 
 def _factor(net: _Net, n: int, t_node: int, depth: int = 0) -> None:
@@ -199,34 +207,86 @@ def _factor(net: _Net, n: int, t_node: int, depth: int = 0) -> None:
         _factor(net, n, t_node, depth + 1)
 
 
-def _move_sets(net: _Net, rep: list[int], role_of_move: list[int],
-               move_in_role: list[int]) -> list[tuple[int, list[int]]]:
-    """An OR over three or more inputs of one role becomes one MOVESET node (a bitset
-    test of that role's move in C) instead of a scan of its inputs."""
-    sets: list[tuple[int, list[int]]] = []
-    known: dict[tuple[int, tuple[int, ...]], int] = {}
+def _move_sets(net: _Net, rep: list[int]) -> list[list[int]]:
+    """An OR over three or more INPUT nodes becomes one MOVESET node (a bitset test of
+    the joint move in C) instead of a scan of its inputs.  A set may hold moves of
+    several roles: the frame axiom ``(does ?player (move ...))`` of an alternating game
+    is one OR over both roles' moves, whose value stays the same from ply to ply while
+    the mover and the noop swap; as one node it costs nothing in a differential
+    playout, where two one-role sets would both change at every ply."""
+    sets: list[list[int]] = []
+    known: dict[tuple[int, ...], int] = {}
     for n in range(len(net.kind)):
         if rep[n] != n or net.kind[n] != OR:
             continue
-        by_role: dict[int, list[int]] = {}
-        for i in net.ins[n]:
-            if net.kind[i] == INPUT:
-                by_role.setdefault(role_of_move[net.arg[i]], []).append(i)
-        for role, inputs in by_role.items():
-            if len(inputs) < 3:
-                continue
-            moves = tuple(sorted(move_in_role[net.arg[i]] for i in inputs))
-            node = known.get((role, moves))
-            if node is None:
-                sets.append((role, list(moves)))
-                node = net.add(MOVESET, [], len(sets) - 1)
-                rep.append(node)
-                known[(role, moves)] = node
-            drop = set(inputs)
-            net.ins[n] = [i for i in net.ins[n] if i not in drop] + [node]
+        inputs = [i for i in net.ins[n] if net.kind[i] == INPUT]
+        if len(inputs) < 3:
+            continue
+        moves = tuple(sorted(net.arg[i] for i in inputs))
+        node = known.get(moves)
+        if node is None:
+            sets.append(list(moves))
+            node = net.add(MOVESET, [], len(sets) - 1)
+            rep.append(node)
+            known[moves] = node
+        drop = set(inputs)
+        net.ins[n] = [i for i in net.ins[n] if i not in drop] + [node]
         if len(net.ins[n]) == 1:
             rep[n] = net.ins[n][0]
     return sets
+
+
+def _legal_guards(net: _Net, rep: list[int], legal_node: list[int],
+                  n_moves: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """Take out of each role's legal moves the input most of them share (whose turn it
+    is, in an alternating game): a guarded move is legal when its new legal node (the
+    AND without the guard) and its role's guard hold.  When the turn passes, only the
+    guard changes, instead of every legal AND of both roles and their legal-move bits,
+    which is most of a ply's work in a differential playout.  Returns the new legal
+    nodes, the guard per role (node 1, true, for none) and the guarded flag per move."""
+    def find(x: int) -> int:
+        while rep[x] != x:
+            x = rep[x]
+        return x
+
+    legal = [find(n) for n in legal_node]
+    guards: list[int] = []
+    guarded = [0] * len(legal)
+    made: dict[tuple[int, ...], int] = {}  # shared by the roles: one node, two watches
+    off = 0
+    for count in n_moves:
+        mine = range(off, off + count)
+        off += count
+        shared: Counter[int] = Counter()
+        for g in mine:
+            if net.kind[legal[g]] == AND:
+                shared.update({find(i) for i in net.ins[legal[g]]})
+        top = shared.most_common(1)
+        if not top or top[0][1] < 2:
+            guards.append(1)
+            continue
+        guard = top[0][0]
+        guards.append(guard)
+        for g in mine:
+            n = legal[g]
+            if net.kind[n] != AND:
+                continue
+            ins = [i for i in net.ins[n] if find(i) != guard]
+            if len(ins) == len(net.ins[n]):
+                continue
+            guarded[g] = 1
+            if not ins:
+                legal[g] = 1
+                continue
+            if len(ins) == 1:
+                legal[g] = find(ins[0])
+                continue
+            key = tuple(sorted(find(i) for i in ins))
+            if key not in made:
+                made[key] = net.add(AND, list(key))
+                rep.append(made[key])
+            legal[g] = made[key]
+    return legal, guards, guarded
 
 
 def _simplify(net: _Net) -> list[int]:
@@ -302,9 +362,9 @@ def _simplify(net: _Net) -> list[int]:
 def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Term],
              next_node: list[int], init: list[int], roles: list[Term],
              moves: list[list[Term]], legal_node: list[int],
-             sets: list[tuple[int, list[int]]], terminal: int,
+             sets: list[list[int]], terminal: int,
              goals: list[tuple[int, int, int]], seed: int,
-             stats: dict[str, int]) -> FlatPropnet:
+             stats: dict[str, int], guard: list[int]) -> FlatPropnet:
     def r(x: int) -> int:
         while rep[x] != x:
             x = rep[x]
@@ -358,4 +418,4 @@ def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Ter
         bases=base_terms, next_node=[idx(x) for x in next_node], init=init,
         roles=roles, moves=moves, legal_node=[idx(x) for x in legal_node], sets=sets,
         terminal=idx(terminal), goals=[(ro, v, idx(x)) for ro, v, x in goals],
-        seed=seed, stats=stats)
+        seed=seed, stats=stats, legal_guard=[idx(x) for x in guard])
