@@ -410,27 +410,36 @@ static void pn_settle_range(pn_wave *w, uint32_t r) {
 
 /* Settle every dirty node, lowest index first: a dirty gate outside ranges has
  * flipped (its counter changed sign an odd number of times). */
-static void pn_wave_run(pn_wave *w) {
+static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uint32_t word) {
     uint8_t *v = w->v;
-    uint64_t *dirty = w->dirty, *dsum = w->dsum;
-    /* a settled node only marks nodes above it: in its word (the inner loop) or in a
-     * later word (a higher bit of dsum, read again after each word) */
-    for (uint32_t sw = w->dlo >> 6; sw <= w->dhi >> 6; sw++) {
-        while (dsum[sw]) {
-            uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
-            dsum[sw] &= dsum[sw] - 1;
-            while (dirty[word]) {
-                uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
-                dirty[word] &= dirty[word] - 1;
-                uint8_t x = v[i] ^ 1;
-                if (x & PN_V_RANGE) {
-                    pn_settle_range(w, w->t->range_id[i] - 1);
-                    continue;
-                }
-                v[i] = x;
-                pn_changed(w, i, x);
-            }
+    uint64_t *dirty = w->dirty;
+    while (dirty[word]) {
+        uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
+        dirty[word] &= dirty[word] - 1;
+        uint8_t x = v[i] ^ 1;
+        if (x & PN_V_RANGE) {
+            pn_settle_range(w, w->t->range_id[i] - 1);
+            continue;
         }
+        v[i] = x;
+        pn_changed(w, i, x);
+    }
+}
+
+static void pn_wave_run(pn_wave *w) {
+    uint64_t *dsum = w->dsum;
+    if (w->t->lay.next - w->t->lay.dsum == 1) { /* up to 64 words: read them all */
+        for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word);
+        dsum[0] = 0;
+    } else {
+        /* a settled node only marks nodes above it: in its word (pn_settle_word) or in
+         * a later word (a higher bit of dsum, read again after each word) */
+        for (uint32_t sw = w->dlo >> 6; sw <= w->dhi >> 6; sw++)
+            while (dsum[sw]) {
+                uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
+                dsum[sw] &= dsum[sw] - 1;
+                pn_settle_word(w, word);
+            }
     }
     w->dlo = UINT32_MAX;
     w->dhi = 0;

@@ -41,6 +41,17 @@ static miai_gdl_desc tiny(void) {
     return d;
 }
 
+/* 40 playouts from s, each checked ply by ply against the plain play
+ * (miai_gdl_playout_check); the longest, in plies. */
+static uint32_t longest_checked_playout(const miai_game *g, const void *s) {
+    uint32_t len = 0, longest = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
+        if (len > longest) longest = len;
+    }
+    return longest;
+}
+
 static void tiny_game_plays(void) {
     miai_gdl_desc d = tiny();
     miai_game *g = NULL;
@@ -95,12 +106,7 @@ static void tiny_game_plays(void) {
     CHECK(miai_playouts(g, s, 200, 1, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 400 && mean[0] == 1.0 && mean[1] == 0.0);
     /* the differential playout engine (through the cyclic range) equals the plain one */
-    uint32_t len = 0, longest = 0;
-    for (uint64_t seed = 0; seed < 40; seed++) {
-        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
-        if (len > longest) longest = len;
-    }
-    CHECK(longest > 2); /* some playouts "stay" on the way */
+    CHECK(longest_checked_playout(g, s) > 2); /* some playouts "stay" on the way */
     CHECK(miai_gdl_playout_check(g, s, 1, NULL) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
@@ -140,12 +146,7 @@ static void guarded_moves_need_their_guard(void) {
     uint64_t plies = 0;
     CHECK(miai_playouts(g, s, 200, 3, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 200 && mean[0] == 0.0 && mean[1] == 0.5);
-    uint32_t len = 0, longest = 0;
-    for (uint64_t seed = 0; seed < 40; seed++) {
-        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
-        if (len > longest) longest = len;
-    }
-    CHECK(longest > 1);
+    CHECK(longest_checked_playout(g, s) > 1);
     free(s);
     miai_game_free(g);
 }
