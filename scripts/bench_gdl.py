@@ -4,6 +4,12 @@ with the propnet (in C) and with the reference prover (Python), in one run.
     python3 scripts/bench_gdl.py                       # every shared rulesheet
     python3 scripts/bench_gdl.py tests/gdl/tictactoe.kif tests/gdl/connect4.kif
     python3 scripts/bench_gdl.py --seconds 2 --prover-seconds 5 breakthrough
+    python3 scripts/bench_gdl.py --mcts 2 --prover-seconds 0 tictactoe connectFour
+
+With --mcts S, a column more: iterations per CPU second of a plain UCT search (DAG
+mode, from the initial state, S seconds), whose descent plays moves with the game's
+play() where a playout uses the differential engine.  --prover-seconds 0 leaves the
+prover out (its column reads 0 and the speed-up inf).
 
 Speeds are per CPU second of this process (time.process_time), so a loaded machine
 distorts them less than wall-clock time would; grounding time (parse, check, ground,
@@ -30,6 +36,7 @@ from engine.gdl.game import load  # noqa: E402
 from engine.gdl.ground import Bounds  # noqa: E402
 from engine.gdl.prover_game import ProverGame  # noqa: E402
 from engine.playouts import playout_run  # noqa: E402
+from engine.search.search import Search  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "ggp" / "games"
 
@@ -47,6 +54,14 @@ def propnet_speed(game, seconds: float) -> tuple[float, float]:
         if total_t < seconds / 4:
             batch *= 2
     return n / total_t, total_plies / total_t
+
+
+def mcts_speed(game, seconds: float) -> float:
+    """Iterations per CPU second of plain UCT from the initial state."""
+    search = Search(game.initial_state(), seed=1)
+    start = time.process_time()
+    result = search.run(seconds=seconds)
+    return result.iterations / (time.process_time() - start)
 
 
 class _OutOfTime(Exception):
@@ -95,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=1.0, help="propnet timing per sheet")
     ap.add_argument("--prover-seconds", type=float, default=2.0, help="prover timing per sheet")
     ap.add_argument("--ground-seconds", type=float, default=30.0, help="grounding bound (CPU s)")
+    ap.add_argument("--mcts", type=float, default=0.0, metavar="S",
+                    help="also time S seconds of plain UCT (iterations/s column)")
     args = ap.parse_args(argv)
     paths = []
     for s in args.sheets or sorted(p.name for p in SHARED.glob("*.kif")):
@@ -103,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             p = SHARED / (s if s.endswith(".kif") else s + ".kif")
         paths.append(p)
     print(f"{'rulesheet':26s} {'ground s':>8s} {'nodes':>7s} {'edges':>8s} "
-          f"{'propnet/s':>10s} {'prover/s':>9s} {'speed-up':>9s}")
+          f"{'propnet/s':>10s} {'prover/s':>9s} {'speed-up':>9s}"
+          + (f" {'mcts/s':>9s}" if args.mcts else ""))
     for path in paths:
         text = path.read_text()
         try:
@@ -115,11 +133,14 @@ def main(argv: list[str] | None = None) -> int:
                   f"{p_plies:.1f} plies/s", flush=True)
             continue
         pn_rate, pn_plies = propnet_speed(game, args.seconds)
-        p_rate, p_plies = prover_speed(text, args.prover_seconds)
+        p_rate, p_plies = prover_speed(text, args.prover_seconds) if args.prover_seconds \
+            else (0.0, 0.0)
         ratio = pn_plies / p_plies if p_plies else float("inf")
         st = game.info.stats
+        mcts = f" {mcts_speed(game, args.mcts):9.0f}" if args.mcts else ""
         print(f"{path.name:26s} {game.info.ground_cpu_seconds:8.2f} {st['nodes']:7d} "
-              f"{st['edges']:8d} {pn_rate:10.0f} {p_rate:9.2f} {ratio:8.0f}x", flush=True)
+              f"{st['edges']:8d} {pn_rate:10.0f} {p_rate:9.2f} {ratio:8.0f}x{mcts}",
+              flush=True)
     return 0
 
 

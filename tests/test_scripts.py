@@ -129,3 +129,15 @@ def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
                          "--mode", "tree", "hex:size=5:20")
         assert run.returncode == 0, run.stderr
         assert run.stdout.split()[:3] == ["hex:size=5", spec, "tree"], run.stdout
+
+
+def test_bench_gdl_prints_a_row_per_sheet_with_the_mcts_column() -> None:
+    run = run_script("bench_gdl.py", "--seconds", "0.05", "--prover-seconds", "0.05",
+                     "--mcts", "0.05", "tictactoe", "tests/gdl/connect4.kif")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].split()[-1] == "mcts/s"
+    rows = {line.split()[0]: line.split() for line in lines[1:]}
+    assert set(rows) == {"tictactoe.kif", "connect4.kif"}
+    for cells in rows.values():
+        assert len(cells) == 8 and cells[6].endswith("x") and float(cells[7]) > 0

@@ -735,6 +735,63 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
     return 1;
 }
 
+/* One ply of the joint move on the wave of state s (its legal bits left in the wave:
+ * pn_state_legal): wave 1 for the joint move, wave 2 for the bases that change (keys
+ * updated), then ply, to_move and, once over, the goals.  flip: base_words scratch. */
+static inline __attribute__((always_inline)) void
+pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uint64_t *flip) {
+    const pn_data *d = w->d;
+    const uint64_t *next = w->next;
+    pn_joint_change(w, cur, joint);
+    pn_wave_run(w);
+    for (uint32_t word = 0; word < d->base_words; word++) {
+        flip[word] = s->bits[word] ^ next[word];
+        s->bits[word] = next[word]; /* next[] changes while the bases propagate */
+    }
+    for (uint32_t word = 0; word < d->base_words; word++) {
+        for (uint64_t diff = flip[word]; diff; diff &= diff - 1) {
+            uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
+            uint8_t x = (uint8_t)pn_bit(s->bits, b);
+            miai_zxor(&s->head, d->zbase[b]);
+            for (uint32_t e = d->diff.base_first[b]; e < d->diff.base_first[b + 1]; e++)
+                pn_set_source(w, d->diff.base_nodes[e], x);
+        }
+    }
+    pn_wave_run(w);
+    s->head.ply++;
+    s->head.to_move = pn_wave_to_move(w);
+    if (s->head.to_move == MIAI_NOBODY) {
+        uint8_t *gb = pn_goal_bytes(d, s);
+        pn_eval_lazy(w);
+        for (uint32_t i = 0; i < d->n_goals; i++)
+            if ((w->v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
+                gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
+    }
+}
+
+/* play() by the differential engine: the state's evaluation (the snapshot and a wave
+ * for the bases that differ from the initial state), then one ply.  The same state
+ * bytes as pn_play_plain (miai_gdl_playout_check compares them at every ply of a
+ * playout); on a big net it evaluates what changed instead of the whole net. */
+void pn_play_diff(const miai_game *g, void *state, const miai_move *moves) {
+    const pn_data *d = g->data;
+    if (!d->diff.enabled || d->n_nodes < PN_DIFF_PLAY_MIN_NODES) {
+        pn_play_plain(g, state, moves);
+        return;
+    }
+    pn_state *s = state;
+    uint32_t bw = d->base_words ? d->base_words : 1;
+    uint64_t work[d->diff.lay.words], flip[bw];
+    miai_move cur[MIAI_MAX_ROLES], joint[MIAI_MAX_ROLES];
+    pn_full_joint(d, s, moves, joint);
+    for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
+    pn_wave w = pn_wave_on(d, work);
+    pn_wave_start(&w, work, s->bits);
+    memset(pn_goal_bytes(d, s), 0, sizeof(uint64_t) * d->goal_words);
+    pn_diff_ply(&w, s, cur, joint, flip);
+    pn_state_legal(&w, pn_legal_words(d, s));
+}
+
 /* Check mode of pn_diff_run: a copy of the start state played by pn_play_plain, and
  * scratch for pn_verify; `bad` counts the differences. */
 typedef struct {
@@ -760,7 +817,6 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
     pn_wave_start(&w, work, s->bits);
     if (check && !pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
-    const uint64_t *next = w.next;
     uint64_t *state_legal = pn_legal_words(d, s);
     while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
         int32_t tm = s->head.to_move;
@@ -773,32 +829,7 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                 joint[r] = pn_first_legal(&w, r); /* its only move */
             }
         }
-        /* wave 1: the joint move */
-        pn_joint_change(&w, cur, joint);
-        pn_wave_run(&w);
-        /* wave 2: the base propositions that change */
-        for (uint32_t word = 0; word < d->base_words; word++) {
-            flip[word] = s->bits[word] ^ next[word];
-            s->bits[word] = next[word]; /* next[] changes while the bases propagate */
-        }
-        for (uint32_t word = 0; word < d->base_words; word++) {
-            for (uint64_t diff = flip[word]; diff; diff &= diff - 1) {
-                uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
-                uint8_t x = (uint8_t)pn_bit(s->bits, b);
-                miai_zxor(&s->head, d->zbase[b]);
-                for (uint32_t e = d->diff.base_first[b]; e < d->diff.base_first[b + 1]; e++)
-                    pn_set_source(&w, d->diff.base_nodes[e], x);
-            }
-        }
-        pn_wave_run(&w);
-        s->head.ply++;
-        s->head.to_move = pn_wave_to_move(&w);
-        uint8_t *gb = pn_goal_bytes(d, s);
-        if (s->head.to_move == MIAI_NOBODY) pn_eval_lazy(&w);
-        if (s->head.to_move == MIAI_NOBODY)
-            for (uint32_t i = 0; i < d->n_goals; i++)
-                if ((w.v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
-                    gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
+        pn_diff_ply(&w, s, cur, joint, flip);
         plies++;
         if (check) {
             pn_state_legal(&w, state_legal);

@@ -158,10 +158,8 @@ static uint32_t pn_legal(const miai_game *g, const void *state, uint32_t role,
     return pn_legal_bits(d, s->bits + d->base_words, role, out);
 }
 
-void pn_play_plain(const miai_game *g, void *state, const miai_move *moves) {
-    const pn_data *d = g->data;
-    pn_state *s = state;
-    miai_move joint[MIAI_MAX_ROLES];
+void pn_full_joint(const pn_data *d, const pn_state *s, const miai_move *moves,
+                   miai_move *joint) {
     const uint64_t *lb = s->bits + d->base_words;
     for (uint32_t r = 0; r < d->n_roles; r++) {
         joint[r] = moves[r];
@@ -177,6 +175,13 @@ void pn_play_plain(const miai_game *g, void *state, const miai_move *moves) {
             joint[r] = only[0];
         }
     }
+}
+
+void pn_play_plain(const miai_game *g, void *state, const miai_move *moves) {
+    const pn_data *d = g->data;
+    pn_state *s = state;
+    miai_move joint[MIAI_MAX_ROLES];
+    pn_full_joint(d, s, moves, joint);
     uint8_t v[d->n_nodes];
     pn_run(d, PROG_NEXT, v, s->bits, joint);
     uint64_t fresh[d->base_words ? d->base_words : 1];
@@ -312,7 +317,7 @@ static void pn_destroy(miai_game *g) {
 static const miai_game_ops pn_ops = {
     .init = pn_init,
     .legal = pn_legal,
-    .play = pn_play_plain,
+    .play = pn_play_diff,
     .rewards = pn_rewards,
     .key_full = pn_key_full,
     .move_to_text = pn_move_to_text,

@@ -1,6 +1,7 @@
 /* test_propnet.c -- a tiny hand-built GDL propnet under the sanitizers: its game
  * through the public API (init, legal, play, keys, rewards through a cyclic range,
  * text round trips), and malformed descriptions refused with a status code. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/game.h"
@@ -151,6 +152,90 @@ static void guarded_moves_need_their_guard(void) {
     miai_game_free(g);
 }
 
+/* A ladder of LADDER + 1 steps, big enough (102 nodes) for play() to use the
+ * differential engine: role a "go"es up a step or "stay"s (not on the last step but
+ * one, through a NOT), b has "noop"; terminal on the top step, where a gets 100.  Each
+ * play is checked against the expected step, keys from scratch and the to_move rule;
+ * playouts against the plain play (miai_gdl_playout_check). */
+enum { LADDER = 24 };
+
+static void ladder_plays_by_the_differential_engine(void) {
+    enum { K = LADDER, BASE0 = 2, GO = BASE0 + K + 1, STAY = GO + 1, NOOP = GO + 2,
+           AND0 = GO + 3, OR0 = AND0 + 2 * K, NOT0 = OR0 + K - 1, N = NOT0 + 1 };
+    uint8_t kind[N];
+    uint32_t arg[N] = {0}, first[N + 1], in[6 * K], next[K + 1]; /* 4K + 2(K - 1) + 1 */
+    uint32_t e = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        first[i] = e;
+        if (i < BASE0) kind[i] = i == 0 ? MIAI_PN_FALSE : MIAI_PN_TRUE;
+        else if (i < GO) kind[i] = MIAI_PN_BASE, arg[i] = i - BASE0;
+        else if (i < AND0) kind[i] = MIAI_PN_INPUT, arg[i] = i - GO;
+        else if (i < OR0) { /* step k and go, then step k and stay */
+            uint32_t k = (i - AND0) / 2;
+            kind[i] = MIAI_PN_AND;
+            in[e++] = BASE0 + k;
+            in[e++] = (i - AND0) % 2 ? STAY : GO;
+        } else if (i < NOT0) { /* next (step k + 1): up from k, or stay on k + 1 */
+            uint32_t k = i - OR0;
+            kind[i] = MIAI_PN_OR;
+            in[e++] = AND0 + 2 * k;
+            in[e++] = AND0 + 2 * (k + 1) + 1;
+        } else {
+            kind[i] = MIAI_PN_NOT;
+            in[e++] = BASE0 + K - 1;
+        }
+    }
+    first[N] = e;
+    next[0] = AND0 + 1;
+    for (uint32_t k = 1; k < K; k++) next[k] = OR0 + k - 1;
+    next[K] = AND0 + 2 * (K - 1);
+    uint8_t init[K + 1] = {1};
+    char texts[K + 1][16];
+    const char *base_text[K + 1], *move_text[3] = {"go", "stay", "noop"};
+    for (uint32_t k = 0; k <= K; k++) {
+        snprintf(texts[k], sizeof texts[k], "(step %u)", k);
+        base_text[k] = texts[k];
+    }
+    uint32_t n_moves[2] = {2, 1}, legal[3] = {1, NOT0, 1};
+    uint32_t goal_role[2] = {0, 1}, goal_value[2] = {100, 0}, goal_node[2] = {BASE0 + K, 1};
+    miai_gdl_desc d = {
+        .n_nodes = N, .kind = kind, .arg = arg, .first_in = first, .in = in,
+        .n_base = K + 1, .next_node = next, .init = init, .base_text = base_text,
+        .n_roles = 2, .n_moves = n_moves, .legal_node = legal, .move_text = move_text,
+        .terminal_node = BASE0 + K, .n_goals = 2, .goal_role = goal_role,
+        .goal_value = goal_value, .goal_node = goal_node, .max_plies = 200, .seed = 5,
+        .name = "ladder"};
+    CHECK(N >= 64); /* PN_DIFF_PLAY_MIN_NODES */
+    miai_game *g = NULL;
+    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    if (!g) return;
+    miai_game_facts f;
+    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+    uint8_t *s = malloc(f.state_size);
+    CHECK(s && miai_state_init(g, s) == MIAI_OK);
+    uint8_t bases[K + 1];
+    miai_move moves[2];
+    uint32_t n = 0;
+    int32_t tm = 99;
+    CHECK(miai_state_play(g, s, 1) == MIAI_OK); /* stay on 0 */
+    for (uint32_t k = 1; k <= K; k++) {
+        CHECK(miai_state_play(g, s, 0) == MIAI_OK); /* go: step k */
+        CHECK(miai_state_check(g, s) == MIAI_OK);   /* keys from scratch */
+        CHECK(miai_gdl_state_bases(g, s, bases, K + 1) == MIAI_OK);
+        for (uint32_t j = 0; j <= K; j++) CHECK(bases[j] == (j == k));
+        CHECK(miai_gdl_state_legal_all(g, s, 0, moves, 2, &n) == MIAI_OK);
+        CHECK(n == (k == K - 1 ? 1u : 2u));
+        miai_state_to_move(g, s, &tm);
+        CHECK(tm == (k == K ? MIAI_NOBODY : 0));
+    }
+    double r[2];
+    CHECK(miai_state_rewards(g, s, r, 2) == MIAI_OK && r[0] == 1.0 && r[1] == 0.0);
+    CHECK(miai_state_init(g, s) == MIAI_OK);
+    CHECK(longest_checked_playout(g, s) > K);
+    free(s);
+    miai_game_free(g);
+}
+
 static int create_fails(miai_gdl_desc *d) {
     miai_game *g = NULL;
     int rc = miai_gdl_create(d, &g);
@@ -294,6 +379,7 @@ int main(void) {
     const ctest_case cases[] = {
         {"tiny_game_plays", tiny_game_plays},
         {"guarded_moves_need_their_guard", guarded_moves_need_their_guard},
+        {"ladder_plays_by_the_differential_engine", ladder_plays_by_the_differential_engine},
         {"malformed_descriptions_refused", malformed_descriptions_refused},
         {"big_net_uses_the_generic_loop", big_net_uses_the_generic_loop},
     };
