@@ -266,6 +266,7 @@ typedef struct {
     int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
     uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
     uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
+    uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dsum */
 } pn_wave;
 
 /* Where each part of the work block lies, in words. */
@@ -289,6 +290,7 @@ static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
                      .bits = work + l->next, .next = work + l->next,
                      .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
                      .cnt = (int32_t *)(work + l->cnt), .v = (uint8_t *)(work + l->v),
+                     .two_level = l->next - l->dsum > 1,
                      .dlo = UINT32_MAX, .dhi = 0};
 }
 
@@ -308,7 +310,7 @@ static inline uint32_t pn_popcount(uint64_t x) {
 static inline void pn_flip(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] ^= 1ULL << (node & 63);
-    w->dsum[word >> 6] |= 1ULL << (word & 63);
+    if (w->two_level) w->dsum[word >> 6] |= 1ULL << (word & 63);
     w->dhi = word > w->dhi ? word : w->dhi;
 }
 
@@ -316,7 +318,7 @@ static inline void pn_flip(pn_wave *w, uint32_t node) {
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
-    w->dsum[word >> 6] |= 1ULL << (word & 63);
+    if (w->two_level) w->dsum[word >> 6] |= 1ULL << (word & 63);
     w->dhi = word > w->dhi ? word : w->dhi;
 }
 
@@ -428,9 +430,8 @@ static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uin
 
 static void pn_wave_run(pn_wave *w) {
     uint64_t *dsum = w->dsum;
-    if (w->t->lay.next - w->t->lay.dsum == 1) { /* up to 64 words: read them all */
+    if (!w->two_level) { /* up to 64 words: read them all (dsum stays 0) */
         for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word);
-        dsum[0] = 0;
     } else {
         /* a settled node only marks nodes above it: in its word (pn_settle_word) or in
          * a later word (a higher bit of dsum, read again after each word) */
