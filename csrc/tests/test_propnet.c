@@ -113,6 +113,23 @@ static void tiny_game_plays(void) {
     miai_game_free(g);
 }
 
+/* The game of d and a new initial state of it (NULL, after a failed CHECK, if either
+ * cannot be made). */
+static miai_game *game_with_initial_state(const miai_gdl_desc *d, uint8_t **state) {
+    miai_game *g = NULL;
+    miai_game_facts f;
+    CHECK(miai_gdl_create(d, &g) == MIAI_OK);
+    if (!g) return NULL;
+    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+    *state = malloc(f.state_size);
+    CHECK(*state && miai_state_init(g, *state) == MIAI_OK);
+    if (!*state) {
+        miai_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
 /* A guard (legal_guard/legal_guarded): role a's two moves are legal only while node
  * 2, (step 0), holds; after "go" a has none, the game is stuck there (terminal) with
  * a at 0 and b at 50.  The plain play and the differential playouts agree. */
@@ -122,13 +139,9 @@ static void guarded_moves_need_their_guard(void) {
     uint8_t guarded[3] = {1, 1, 0};
     d.legal_guard = guard;
     d.legal_guarded = guarded;
-    miai_game *g = NULL;
-    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    uint8_t *s = NULL;
+    miai_game *g = game_with_initial_state(&d, &s);
     if (!g) return;
-    miai_game_facts f;
-    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
-    uint8_t *s = malloc(f.state_size);
-    CHECK(miai_state_init(g, s) == MIAI_OK);
     miai_move moves[2];
     uint32_t n = 9;
     int32_t tm = 99;
@@ -206,13 +219,9 @@ static void ladder_plays_by_the_differential_engine(void) {
         .goal_value = goal_value, .goal_node = goal_node, .max_plies = 200, .seed = 5,
         .name = "ladder"};
     CHECK(N >= 64); /* PN_DIFF_PLAY_MIN_NODES */
-    miai_game *g = NULL;
-    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    uint8_t *s = NULL;
+    miai_game *g = game_with_initial_state(&d, &s);
     if (!g) return;
-    miai_game_facts f;
-    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
-    uint8_t *s = malloc(f.state_size);
-    CHECK(s && miai_state_init(g, s) == MIAI_OK);
     uint8_t bases[K + 1];
     miai_move moves[2];
     uint32_t n = 0;
