@@ -14,17 +14,20 @@
  *     to its least fixpoint, as in the plain evaluation, when one of its nodes is
  *     marked; its nodes' changes then go out like any other;
  *   - the legal-move bits and per-role counts follow their nodes, the next-state bits
- *     follow theirs (a changed node flips its watched bits), terminal and goals are
- *     node values.
+ *     follow theirs (a changed node flips its watched bits); a role's guarded moves
+ *     count apart and are legal while its guard node holds; terminal is a node value;
+ *     the gates only the goals need are lazy, evaluated once when a playout ends.
  * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose count of
- * roles playing a move of the set crosses zero: pn_joint_change), then one wave for the base propositions that
- * the next-state bits change.  A playout starts from a copy of the snapshot (the
- * initial state's evaluation, built with the game) and one wave for the bases where
- * its state differs.  The moves are drawn exactly
- * as miai_generic_playout draws them (same random calls, same order of the legal
- * moves), so a playout gives the same moves and the same final state as the generic
- * loop over play(); miai_gdl_playout_check verifies that ply by ply, and every value
- * and counter against a plain evaluation of the whole net.
+ * roles playing a move of the set crosses zero: pn_joint_change), then one wave for
+ * the base propositions that the next-state bits change.  A playout starts from a
+ * copy of the snapshot (the initial state's evaluation, built with the game) and one
+ * wave for the bases where its state differs.  The moves are drawn exactly as
+ * miai_generic_playout draws them (same random calls, same order of the legal moves),
+ * so a playout gives the same moves and the same final state as the generic loop over
+ * play(); miai_gdl_playout_check verifies that ply by ply, and every value and counter
+ * (but the lazy gates') against a plain evaluation of the whole net.  play() itself
+ * (pn_play_diff) is one such ply from the state's evaluation, on nets of
+ * PN_DIFF_PLAY_MIN_NODES nodes or more.
  *
  * Working memory (one work block: dirty bits, next-state and legal bits, counts,
  * counters, node values) lives on the caller's stack: nothing is allocated per
