@@ -165,6 +165,16 @@ def build(grounding: Grounding) -> FlatPropnet:
     return flat
 
 
+def _root(rep: list[int], x: int) -> int:
+    """The node that stands for x: the end of its chain in rep (shortened on the way)."""
+    root = x
+    while rep[root] != root:
+        root = rep[root]
+    while rep[x] != root:
+        rep[x], x = root, rep[x]
+    return root
+
+
 def _factor(net: _Net, n: int, t_node: int, depth: int = 0) -> None:
     """OR_j (c AND b_j) = c AND OR_j b_j: take a literal shared by several rules of an
     atom out of the disjunction (frame axioms share their ``true`` literal).  All the
@@ -245,9 +255,7 @@ def _legal_guards(net: _Net, rep: list[int], legal_node: list[int],
     which is most of a ply's work in a differential playout.  Returns the new legal
     nodes, the guard per role (node 1, true, for none) and the guarded flag per move."""
     def find(x: int) -> int:
-        while rep[x] != x:
-            x = rep[x]
-        return x
+        return _root(rep, x)
 
     legal = [find(n) for n in legal_node]
     guards: list[int] = []
@@ -297,12 +305,7 @@ def _simplify(net: _Net) -> list[int]:
     kind, ins = net.kind, net.ins
 
     def find(x: int) -> int:
-        root = x
-        while rep[root] != root:
-            root = rep[root]
-        while rep[x] != root:
-            rep[x], x = root, rep[x]
-        return root
+        return _root(rep, x)
 
     changed = True
     while changed:
@@ -366,9 +369,7 @@ def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Ter
              goals: list[tuple[int, int, int]], seed: int,
              stats: dict[str, int], guard: list[int]) -> FlatPropnet:
     def r(x: int) -> int:
-        while rep[x] != x:
-            x = rep[x]
-        return x
+        return _root(rep, x)
 
     live: set[int] = {0, 1}
     todo = [r(o) for o in outputs]
