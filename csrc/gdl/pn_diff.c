@@ -461,41 +461,63 @@ static void pn_eval_lazy(pn_wave *w) {
     }
 }
 
+/* Every node's value and counter from the base bits and the joint move `cur`
+ * (PN_NO_MOVE: none), a plain evaluation of the whole net: the snapshot is built by it
+ * and check mode compares the wave with it.  Range nodes and sources count 0. */
+static void pn_eval_all(const pn_data *d, const uint64_t *base, const miai_move *cur,
+                        uint8_t *v, int32_t *cnt) {
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        uint32_t rid = d->diff.range_id[i];
+        if (rid) {
+            uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
+            pn_range_fresh(d, v, lo, hi);
+            for (uint32_t n = lo; n < hi; n++) cnt[n] = 0; /* settled whole, not counted */
+            i = hi - 1;
+            continue;
+        }
+        const pn_op o = d->op[i];
+        int32_t c = 0;
+        cnt[i] = 0; /* sources have no counter */
+        switch (o.kind) {
+        case MIAI_PN_TRUE: v[i] = 1; break;
+        case MIAI_PN_BASE: v[i] = (uint8_t)pn_bit(base, o.a); break;
+        case MIAI_PN_INPUT: {
+            miai_move m = cur[d->input_role[o.a]];
+            v[i] = m != PN_NO_MOVE && m == d->input_move[o.a];
+            break;
+        }
+        case MIAI_PN_MOVESET: {
+            const uint64_t *bits = d->set_bits + (size_t)o.a * d->set_words;
+            for (uint32_t r = 0; r < d->n_roles; r++)
+                c += cur[r] != PN_NO_MOVE && pn_bit(bits, d->move_off[r] + cur[r]);
+            cnt[i] = c - 1;
+            v[i] = cnt[i] >= 0;
+            break;
+        }
+        case MIAI_PN_AND:
+        case MIAI_PN_OR:
+            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]] & 1;
+            cnt[i] = c - (o.kind == MIAI_PN_AND ? (int32_t)(o.b - o.a) : 1);
+            v[i] = cnt[i] >= 0;
+            break;
+        case MIAI_PN_NOT:
+            cnt[i] = (int32_t)!(v[d->in[o.a]] & 1) - 1;
+            v[i] = cnt[i] >= 0;
+            break;
+        default: v[i] = 0; break;
+        }
+    }
+}
+
 /* Every node's value and counter from the base bits, no move played (a plain
  * evaluation of the whole net); clears the dirty bits. */
 static void pn_wave_init(pn_wave *w, const uint64_t *base) {
     const pn_data *d = w->d;
     uint8_t *v = w->v;
     memset(w->dirty, 0, sizeof(uint64_t) * (d->diff.lay.next - d->diff.lay.dirty)); /* + dsum */
-    for (uint32_t i = 0; i < d->n_nodes; i++) {
-        uint32_t rid = w->t->range_id[i];
-        if (rid) {
-            uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
-            pn_range_fresh(d, v, lo, hi);
-            for (uint32_t n = lo; n < hi; n++) w->cnt[n] = 0;
-            i = hi - 1;
-            continue;
-        }
-        const pn_op o = d->op[i];
-        int32_t c = 0;
-        w->cnt[i] = 0;
-        switch (o.kind) {
-        case MIAI_PN_TRUE: v[i] = 1; break;
-        case MIAI_PN_BASE: v[i] = (uint8_t)pn_bit(base, o.a); break;
-        case MIAI_PN_AND:
-        case MIAI_PN_OR:
-            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]] & 1;
-            w->cnt[i] = c - (o.kind == MIAI_PN_AND ? (int32_t)(o.b - o.a) : 1);
-            v[i] = w->cnt[i] >= 0;
-            break;
-        case MIAI_PN_NOT:
-            w->cnt[i] = (int32_t)!(v[d->in[o.a]] & 1) - 1;
-            v[i] = w->cnt[i] >= 0;
-            break;
-        case MIAI_PN_MOVESET: w->cnt[i] = -1, v[i] = 0; break; /* no role's move in it */
-        default: v[i] = 0; break; /* FALSE, INPUT: no move yet */
-        }
-    }
+    miai_move none[MIAI_MAX_ROLES];
+    for (uint32_t r = 0; r < d->n_roles; r++) none[r] = PN_NO_MOVE;
+    pn_eval_all(d, base, none, v, w->cnt);
     memset(w->next, 0, sizeof(uint64_t) * d->base_words);
     for (uint32_t b = 0; b < d->n_base; b++)
         if (v[d->next_node[b]] & 1) w->next[b >> 6] |= 1ULL << (b & 63);
@@ -680,47 +702,7 @@ static void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint) 
 static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cur,
                      uint8_t *v, int32_t *cnt) {
     const pn_data *d = w->d;
-    for (uint32_t i = 0; i < d->n_nodes; i++) {
-        uint32_t rid = w->t->range_id[i];
-        if (rid) {
-            uint32_t lo = d->range_lo[rid - 1], hi = d->range_hi[rid - 1];
-            pn_range_fresh(d, v, lo, hi);
-            for (uint32_t n = lo; n < hi; n++) cnt[n] = w->cnt[n]; /* not kept for range nodes */
-            i = hi - 1;
-            continue;
-        }
-        const pn_op o = d->op[i];
-        int32_t c = 0;
-        cnt[i] = w->cnt[i]; /* sources have no counter */
-        switch (o.kind) {
-        case MIAI_PN_TRUE: v[i] = 1; break;
-        case MIAI_PN_BASE: v[i] = (uint8_t)pn_bit(base, o.a); break;
-        case MIAI_PN_INPUT: {
-            miai_move m = cur[d->input_role[o.a]];
-            v[i] = m != PN_NO_MOVE && m == d->input_move[o.a];
-            break;
-        }
-        case MIAI_PN_MOVESET: {
-            const uint64_t *bits = d->set_bits + (size_t)o.a * d->set_words;
-            for (uint32_t r = 0; r < d->n_roles; r++)
-                c += cur[r] != PN_NO_MOVE && pn_bit(bits, d->move_off[r] + cur[r]);
-            cnt[i] = c - 1;
-            v[i] = cnt[i] >= 0;
-            break;
-        }
-        case MIAI_PN_AND:
-        case MIAI_PN_OR:
-            for (uint32_t k = o.a; k < o.b; k++) c += v[d->in[k]] & 1;
-            cnt[i] = c - (o.kind == MIAI_PN_AND ? (int32_t)(o.b - o.a) : 1);
-            v[i] = cnt[i] >= 0;
-            break;
-        case MIAI_PN_NOT:
-            cnt[i] = (int32_t)!(v[d->in[o.a]] & 1) - 1;
-            v[i] = cnt[i] >= 0;
-            break;
-        default: v[i] = 0; break;
-        }
-    }
+    pn_eval_all(d, base, cur, v, cnt);
     for (uint32_t i = 0; i < d->n_nodes; i++) /* lazy gates wait for the goals */
         if (!w->t->is_lazy[i] && (v[i] != w->v[i] || cnt[i] != w->cnt[i])) return 0;
     for (uint32_t b = 0; b < d->n_base; b++)
