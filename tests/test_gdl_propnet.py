@@ -127,13 +127,14 @@ def test_sheets_listed_as_not_grounded_are_over_the_bound(name: str) -> None:
         load((SHARED / name).read_text(), bounds=Bounds(cpu_time=True))
 
 
-def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int) -> None:
-    """The differential playout engine against the plain evaluation (every ply, state
-    bytes) and the generic playout loop (same seed: same moves, same final state), from
-    the initial state and from states along one random game."""
+def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int,
+                                engine: str = "diff") -> None:
+    """A playout engine (the differential one unless told) against the plain evaluation
+    (every ply, state bytes) and the generic playout loop (same seed: same moves, same
+    final state), from the initial state and from states along one random game."""
     state = game.initial_state()
     for k in range(n):
-        plies = game.check_playout(state, rng.randrange(2**64))
+        plies = game.check_playout(state, rng.randrange(2**64), engine)
         assert plies is not None and plies >= 0
         if state.is_terminal():
             break
@@ -148,6 +149,27 @@ def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int) -> No
 @pytest.mark.parametrize("name", QUICK)
 def test_differential_playouts_agree_with_plain_evaluation(name: str) -> None:
     check_playouts_along_a_game(propnet(name), random.Random(name), 100 if FULL else 12)
+
+
+# The sheets of at most 64 nodes, no cycle: one word of node values (pn_bits.c).
+ONE_WORD_SHEETS = ["onestep.kif", "switches.kif", "buttons.kif"]
+
+
+@pytest.mark.parametrize("name", ONE_WORD_SHEETS)
+def test_one_word_playouts_agree_with_plain_evaluation(name: str) -> None:
+    """On the smallest nets playouts and play() evaluate the net a word at a time;
+    the playouts against the plain play and the generic loop, as above."""
+    game, rng = propnet(name), random.Random(name)
+    assert game.info.stats["nodes"] <= 64
+    check_playouts_along_a_game(game, rng, 100 if FULL else 12, "bits")
+
+
+def test_one_word_evaluation_only_on_small_acyclic_nets() -> None:
+    game = propnet("tictactoe.kif")  # 116 nodes
+    assert game.check_playout(game.initial_state(), 1, "bits") is None
+    assert game.check_playout(game.initial_state(), 1, "diff") is not None
+    with pytest.raises(InvalidArgumentError):
+        game.check_playout(game.initial_state(), 1, "fast")
 
 
 # Alternating, simultaneous, one-player and many-role sheets.
@@ -167,7 +189,7 @@ def test_playout_counters_match_a_full_evaluation_at_every_step(name: str) -> No
     for _ in range(2):
         state = game.initial_state()
         for _ply in range(60):
-            assert game.check_playout(state, rng.randrange(2**64)) is not None
+            assert game.check_playout(state, rng.randrange(2**64), "diff") is not None
             if state.is_terminal():
                 break
             joint = [rng.choice(game.rule_moves(state, r)) for r in range(game.n_roles)]

@@ -82,15 +82,23 @@ int miai_gdl_state_legal_all(const miai_game *g, const void *state, uint32_t rol
 /* The values of the base propositions of a state of a GDL game, one byte each. */
 int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, uint32_t cap);
 
-/* Test of the differential playout engine (pn_diff.c): one random playout from
- * `state` with `seed`, each ply also played by the plain evaluation and the two states
- * compared byte for byte, and at the start and after every ply every node value, gate
- * counter, next-state and legal bit and legal-move count compared with a plain
- * evaluation of the whole net; then the generic playout loop with the same seed must give
- * the same moves and the same final state.  MIAI_OK when all agree (*plies = the
- * playout's length), MIAI_ECORRUPT on any difference, MIAI_ELIMIT when the game's
- * playouts do not use the engine (net too big). */
+/* The playout engines of a GDL game: the one its playouts use (bits where enabled,
+ * else the differential one), the differential engine (pn_diff.c), the word-parallel
+ * evaluation of small nets (pn_bits.c). */
+#define MIAI_GDL_ENGINE_AUTO 0
+#define MIAI_GDL_ENGINE_DIFF 1
+#define MIAI_GDL_ENGINE_BITS 2
+
+/* Test of a playout engine: one random playout from `state` with `seed`, each ply also
+ * played by the plain evaluation and the two states compared byte for byte (the
+ * differential engine also compares, at the start and after every ply, every node
+ * value, gate counter, next-state and legal bit and legal-move count with a plain
+ * evaluation of the whole net); then the generic playout loop with the same seed must
+ * give the same moves and the same final state.  MIAI_OK when all agree (*plies = the
+ * playout's length), MIAI_ECORRUPT on any difference, MIAI_ELIMIT when the engine is
+ * not built for this net (too big; bits: a cyclic range too), MIAI_EINVAL for another
+ * engine number. */
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
-                           uint32_t *plies);
+                           int engine, uint32_t *plies);
 
 #endif

@@ -27,7 +27,8 @@
  * play(); miai_gdl_playout_check verifies that ply by ply, and every value and counter
  * (but the lazy gates') against a plain evaluation of the whole net.  play() itself
  * (pn_play_diff) is one such ply from the state's evaluation, on nets of
- * PN_DIFF_PLAY_MIN_NODES nodes or more.
+ * PN_DIFF_PLAY_MIN_NODES nodes or more.  Nets of at most 64 nodes without a cycle go
+ * to the one-word evaluation (pn_bits.c) instead, for playouts and play().
  *
  * Working memory (one work block: dirty bits, next-state and legal bits, counts,
  * counters, node values) lives on the caller's stack: nothing is allocated per
@@ -636,23 +637,11 @@ static miai_move pn_first_legal(const pn_wave *w, uint32_t r) {
     return 0;
 }
 
-/* to_move from the counts and the terminal node, as pn_status decides it. */
+/* to_move from the counts and the terminal node (pn_to_move). */
 static int32_t pn_wave_to_move(const pn_wave *w) {
-    const pn_data *d = w->d;
-    int32_t tm = 0;
-    uint32_t many = 0;
-    int stuck = 0;
-    for (uint32_t r = 0; r < d->n_roles; r++) {
-        uint32_t c = pn_role_count(w, r);
-        if (c == 0) stuck = 1;
-        if (c > 1) {
-            many++;
-            tm = (int32_t)r;
-        }
-    }
-    if ((w->v[d->terminal_node] & 1) || stuck) return MIAI_NOBODY;
-    if (many == 0) return 0;
-    return many > 1 ? MIAI_SIMULTANEOUS : tm;
+    uint32_t count[MIAI_MAX_ROLES];
+    for (uint32_t r = 0; r < w->d->n_roles; r++) count[r] = pn_role_count(w, r);
+    return pn_to_move(w->d, count, w->v[w->d->terminal_node] & 1);
 }
 
 /* The MOVESET nodes [from, to) take the values of their counters (most keep theirs). */
@@ -761,6 +750,10 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
  * playout); on a big net it evaluates what changed instead of the whole net. */
 void pn_play_diff(const miai_game *g, void *state, const miai_move *moves) {
     const pn_data *d = g->data;
+    if (d->bits.enabled) {
+        pn_play_bits(g, state, moves);
+        return;
+    }
     if (!d->diff.enabled || d->n_nodes < PN_DIFF_PLAY_MIN_NODES) {
         pn_play_plain(g, state, moves);
         return;
@@ -832,16 +825,22 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
 uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                          uint32_t trace_cap, uint32_t *trace_len) {
     const pn_data *d = g->data;
+    if (d->bits.enabled)
+        return pn_bits_playout(g, state, rng, trace, trace_cap, trace_len, NULL, NULL);
     if (!d->diff.enabled)
         return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
     return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL);
 }
 
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
-                           uint32_t *plies) {
+                           int engine, uint32_t *plies) {
     if (!g || !state || !plies || g->ops->playout != pn_diff_playout) return MIAI_EINVAL;
     const pn_data *d = g->data;
-    if (!d->diff.enabled) return MIAI_ELIMIT;
+    if (engine == MIAI_GDL_ENGINE_AUTO)
+        engine = d->bits.enabled ? MIAI_GDL_ENGINE_BITS : MIAI_GDL_ENGINE_DIFF;
+    if (engine != MIAI_GDL_ENGINE_BITS && engine != MIAI_GDL_ENGINE_DIFF) return MIAI_EINVAL;
+    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.enabled : !d->diff.enabled)
+        return MIAI_ELIMIT;
     size_t size = g->facts.state_size;
     uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
     uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);
@@ -858,7 +857,10 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
         miai_rng_seed(&r1, seed);
         miai_rng_seed(&r2, seed);
         uint32_t l1 = 0, l2 = 0;
-        *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx);
+        if (engine == MIAI_GDL_ENGINE_BITS)
+            *plies = pn_bits_playout(g, fast, &r1, t1, cap, &l1, shadow, &ctx.bad);
+        else
+            *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx);
         uint32_t p2 = miai_generic_playout(g, plain, &r2, t2, cap, &l2);
         int same = ctx.bad == 0 && p2 == *plies && l1 == l2 &&
                    memcmp(t1, t2, sizeof *t1 * l1) == 0 && memcmp(fast, plain, size) == 0;

@@ -22,7 +22,8 @@
 /* play() uses the differential engine from this many nodes up, the plain evaluation
  * below (measured, MCTS iterations per second: buttons, 47 nodes, 800 k plain against
  * 652 k differential; switches, 25 nodes, 4.5 M against 3.9 M; maze, 74 nodes, 374 k
- * against 487 k; Tic-tac-toe, 116 nodes, 178 k against 343 k). */
+ * against 487 k; Tic-tac-toe, 116 nodes, 178 k against 343 k) -- where the one-word
+ * evaluation (pn_bits.c, up to PN_BITS_MAX_NODES) does not come first. */
 #define PN_DIFF_PLAY_MIN_NODES 64u
 
 /* A node as evaluation reads it: one 12-byte record instead of three arrays. */
@@ -91,6 +92,27 @@ typedef struct {
     uint64_t *work0;         /* [lay.words] */
 } pn_diff_tables;
 
+/* pn_bits.c: nets of at most 64 nodes evaluated in one word. */
+#define PN_BITS_MAX_NODES 64u
+
+/* A gate of the one-word evaluation: node `node` becomes
+ * (((values ^ flip) & mask) == want) ^ inv -- an AND of the nodes of mask (want = mask),
+ * an OR (want = 0, inv = 1), a NOT (an AND of its input flipped). */
+typedef struct {
+    uint64_t mask, flip, want;
+    uint32_t node, inv;
+} pn_bgate;
+
+typedef struct {
+    uint8_t enabled;     /* 0: the net is too big or has a cyclic range */
+    pn_bgate *gate[3];   /* the gates of the programs status, next and goal, in order */
+    uint32_t n_gate[3];
+    uint64_t true_bits;  /* the TRUE nodes */
+    uint64_t move_all;   /* every INPUT and MOVESET node */
+    uint64_t *move_mask; /* [total_moves] the nodes a move makes true */
+    uint64_t *base_mask; /* [n_base] the BASE nodes of each base proposition */
+} pn_bits_tables;
+
 typedef struct {
     uint32_t n_nodes;
     pn_op *op;
@@ -120,6 +142,7 @@ typedef struct {
     uint64_t *set_bits;
     miai_zkey *zbase;
     pn_diff_tables diff;
+    pn_bits_tables bits;
 } pn_data;
 
 /* A state: the head, base_words of base bits, legal_words of legal-move bits (global
@@ -144,12 +167,24 @@ static inline int pn_bit(const uint64_t *w, uint32_t i) {
 
 /* propnet.c: the plain play (the reference the differential engine must equal). */
 void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
+/* propnet.c: to_move from each role's count of legal moves and terminal: MIAI_NOBODY
+ * when over or a role has none, the one role with several, MIAI_SIMULTANEOUS for more,
+ * else role 0 (gdl_api.h). */
+int32_t pn_to_move(const pn_data *d, const uint32_t *count, int terminal);
 /* propnet.c: the joint move play() applies: the others' only moves filled in when one
  * role is to move. */
 void pn_full_joint(const pn_data *d, const pn_state *s, const miai_move *moves,
                    miai_move *joint);
 /* propnet.c: mark[i] = 1 for the nodes the outputs need (a range whole), else 0. */
 int pn_mark_cone(const pn_data *d, const uint32_t *outs, uint32_t n_outs, uint8_t *mark);
+
+/* pn_bits.c */
+int pn_bits_build(pn_data *d);
+void pn_bits_free(pn_bits_tables *t);
+void pn_play_bits(const miai_game *g, void *state, const miai_move *moves);
+uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                         uint32_t trace_cap, uint32_t *trace_len, void *shadow,
+                         uint32_t *bad);
 
 /* pn_diff.c */
 int pn_diff_build(pn_data *d);

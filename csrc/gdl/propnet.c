@@ -91,6 +91,22 @@ static uint32_t pn_legal_bits(const pn_data *d, const uint64_t *lb, uint32_t r,
     return cnt;
 }
 
+int32_t pn_to_move(const pn_data *d, const uint32_t *count, int terminal) {
+    int32_t tm = 0;
+    uint32_t many = 0;
+    int stuck = 0;
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        if (count[r] == 0) stuck = 1;
+        if (count[r] > 1) {
+            many++;
+            tm = (int32_t)r;
+        }
+    }
+    if (terminal || stuck) return MIAI_NOBODY;
+    if (many == 0) return 0;
+    return many > 1 ? MIAI_SIMULTANEOUS : tm;
+}
+
 /* Legal bits, terminal and to_move of the state's base bits; v is scratch. */
 static void pn_status(const pn_data *d, pn_state *s, uint8_t *v) {
     uint64_t *lb = s->bits + d->base_words;
@@ -103,19 +119,7 @@ static void pn_status(const pn_data *d, pn_state *s, uint8_t *v) {
                 lb[m >> 6] |= 1ULL << (m & 63);
                 count[r]++;
             }
-    int32_t tm = 0;
-    uint32_t many = 0;
-    bool stuck = false;
-    for (uint32_t r = 0; r < d->n_roles; r++) {
-        if (count[r] == 0) stuck = true;
-        if (count[r] > 1) {
-            many++;
-            tm = (int32_t)r;
-        }
-    }
-    if (v[d->terminal_node] || stuck) tm = MIAI_NOBODY;
-    else if (many == 0) tm = 0;
-    else if (many > 1) tm = MIAI_SIMULTANEOUS;
+    int32_t tm = pn_to_move(d, count, v[d->terminal_node]);
     s->head.to_move = tm;
     uint8_t *gb = pn_goal_bytes(d, s);
     memset(gb, 0, sizeof(uint64_t) * d->goal_words);
@@ -296,6 +300,7 @@ static int pn_check(const miai_game *g, const void *state) {
 static void pn_free_data(pn_data *d) {
     if (!d) return;
     pn_diff_free(&d->diff);
+    pn_bits_free(&d->bits);
     if (d->base_text)
         for (uint32_t i = 0; i < d->n_base; i++) free(d->base_text[i]);
     if (d->move_text)
@@ -582,6 +587,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     if (rc == MIAI_OK) rc = pn_program(d, x->goal_node, x->n_goals, PROG_GOAL);
     free(outs);
     if (rc == MIAI_OK) rc = pn_diff_build(d);
+    if (rc == MIAI_OK) rc = pn_bits_build(d);
     return rc;
 }
 

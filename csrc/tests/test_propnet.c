@@ -1,6 +1,7 @@
 /* test_propnet.c -- a tiny hand-built GDL propnet under the sanitizers: its game
  * through the public API (init, legal, play, keys, rewards through a cyclic range,
- * text round trips), and malformed descriptions refused with a status code. */
+ * text round trips) with and without the cycle, the playout engines against the plain
+ * play, and malformed descriptions refused with a status code. */
 #include <stdio.h>
 #include <string.h>
 
@@ -42,19 +43,33 @@ static miai_gdl_desc tiny(void) {
     return d;
 }
 
-/* 40 playouts from s, each checked ply by ply against the plain play
- * (miai_gdl_playout_check); the longest, in plies. */
-static uint32_t longest_checked_playout(const miai_game *g, const void *s) {
+/* The same game without the cycle: x = false OR step 2, x' = x (nodes 14 and 15, in
+ * order) -- small and acyclic, so its playouts and play() use the one-word
+ * evaluation (pn_bits.c), where the tiny game's use the differential engine. */
+static const uint32_t IN_ACYCLIC[16] = {2, 5, 3, 6, 8, 9, 3, 5, 11, 4, 2, 6, 0, 4, 14, 4};
+
+static miai_gdl_desc tiny_acyclic(void) {
+    miai_gdl_desc d = tiny();
+    d.in = IN_ACYCLIC;
+    d.n_ranges = 0;
+    d.range_lo = d.range_hi = NULL;
+    return d;
+}
+
+/* 40 playouts from s by `engine` (MIAI_GDL_ENGINE_*), each checked ply by ply against
+ * the plain play (miai_gdl_playout_check); the longest, in plies. */
+static uint32_t longest_checked_playout(const miai_game *g, const void *s, int engine) {
     uint32_t len = 0, longest = 0;
     for (uint64_t seed = 0; seed < 40; seed++) {
-        CHECK(miai_gdl_playout_check(g, s, seed, &len) == MIAI_OK);
+        CHECK(miai_gdl_playout_check(g, s, seed, engine, &len) == MIAI_OK);
         if (len > longest) longest = len;
     }
     return longest;
 }
 
-static void tiny_game_plays(void) {
-    miai_gdl_desc d = tiny();
+/* The tiny game (acyclic: its variant without the cycle) through the public API. */
+static void tiny_plays(int acyclic) {
+    miai_gdl_desc d = acyclic ? tiny_acyclic() : tiny();
     miai_game *g = NULL;
     CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
     if (!g) return;
@@ -106,9 +121,16 @@ static void tiny_game_plays(void) {
     CHECK(miai_state_init(g, s) == MIAI_OK);
     CHECK(miai_playouts(g, s, 200, 1, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 400 && mean[0] == 1.0 && mean[1] == 0.0);
-    /* the differential playout engine (through the cyclic range) equals the plain one */
-    CHECK(longest_checked_playout(g, s) > 2); /* some playouts "stay" on the way */
-    CHECK(miai_gdl_playout_check(g, s, 1, NULL) == MIAI_EINVAL);
+    /* the differential playout engine (through the cyclic range, if any) and the
+     * one-word evaluation (acyclic only) equal the plain one */
+    CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > 2); /* some "stay" */
+    uint32_t len = 0;
+    if (acyclic)
+        CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_BITS) > 2);
+    else
+        CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
+    CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_AUTO, NULL) == MIAI_EINVAL);
+    CHECK(miai_gdl_playout_check(g, s, 1, 7, &len) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
 }
@@ -130,11 +152,17 @@ static miai_game *game_with_initial_state(const miai_gdl_desc *d, uint8_t **stat
     return g;
 }
 
+static void tiny_game_plays(void) {
+    tiny_plays(0);
+    tiny_plays(1);
+}
+
 /* A guard (legal_guard/legal_guarded): role a's two moves are legal only while node
  * 2, (step 0), holds; after "go" a has none, the game is stuck there (terminal) with
- * a at 0 and b at 50.  The plain play and the differential playouts agree. */
-static void guarded_moves_need_their_guard(void) {
-    miai_gdl_desc d = tiny();
+ * a at 0 and b at 50.  The plain play and the playout engines agree (acyclic: play()
+ * and playouts by the one-word evaluation). */
+static void guarded_tiny(int acyclic) {
+    miai_gdl_desc d = acyclic ? tiny_acyclic() : tiny();
     uint32_t guard[2] = {2, 1};
     uint8_t guarded[3] = {1, 1, 0};
     d.legal_guard = guard;
@@ -160,9 +188,15 @@ static void guarded_moves_need_their_guard(void) {
     uint64_t plies = 0;
     CHECK(miai_playouts(g, s, 200, 3, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 200 && mean[0] == 0.0 && mean[1] == 0.5);
-    CHECK(longest_checked_playout(g, s) > 1);
+    CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > 1);
+    if (acyclic) CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_BITS) > 1);
     free(s);
     miai_game_free(g);
+}
+
+static void guarded_moves_need_their_guard(void) {
+    guarded_tiny(0);
+    guarded_tiny(1);
 }
 
 /* A ladder of LADDER + 1 steps, big enough (102 nodes) for play() to use the
@@ -240,7 +274,9 @@ static void ladder_plays_by_the_differential_engine(void) {
     double r[2];
     CHECK(miai_state_rewards(g, s, r, 2) == MIAI_OK && r[0] == 1.0 && r[1] == 0.0);
     CHECK(miai_state_init(g, s) == MIAI_OK);
-    CHECK(longest_checked_playout(g, s) > K);
+    CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > K);
+    uint32_t len = 0; /* over 64 nodes: no one-word evaluation */
+    CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
     free(s);
     miai_game_free(g);
 }
@@ -373,7 +409,8 @@ static void big_net_uses_the_generic_loop(void) {
         uint8_t *s = malloc(f.state_size);
         CHECK(s && miai_state_init(g, s) == MIAI_OK);
         uint32_t len = 0;
-        CHECK(miai_gdl_playout_check(g, s, 1, &len) == MIAI_ELIMIT);
+        CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_ELIMIT);
+        CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
         double mean[1];
         uint64_t plies = 0;
         CHECK(miai_playouts(g, s, 3, 1, mean, 1, &plies) == MIAI_OK);

@@ -24,6 +24,9 @@ from engine.gdl.terms import to_text
 
 log = logging.getLogger(__name__)
 DEFAULT_MAX_PLIES = 10_000
+# The C playout engines miai_gdl_playout_check can test (gdl_api.h).
+PLAYOUT_ENGINES = {"auto": lib.MIAI_GDL_ENGINE_AUTO, "diff": lib.MIAI_GDL_ENGINE_DIFF,
+                   "bits": lib.MIAI_GDL_ENGINE_BITS}
 
 
 @dataclass(frozen=True)
@@ -63,17 +66,22 @@ class GdlGame(Game):
               "legal moves")
         return [int(out[i]) for i in range(n[0])]
 
-    def check_playout(self, state: State, seed: int) -> int | None:
-        """Run the C differential playout engine from ``state`` checking every ply
-        against the plain evaluation (the state, and every node value and gate counter
-        against a plain evaluation of the whole net), and the whole playout against the
-        generic loop with the same ``seed``; the playout's length, or None when this
-        game's playouts do not use the engine (net too big).  Raises CorruptStateError
-        on a difference."""
+    def check_playout(self, state: State, seed: int, engine: str = "auto") -> int | None:
+        """Run a C playout engine from ``state`` checking every ply against the plain
+        evaluation (the state; for the differential engine also every node value and
+        gate counter against a plain evaluation of the whole net), and the whole playout
+        against the generic loop with the same ``seed``; the playout's length, or None
+        when this net has no such engine (too big; "bits": a cyclic range too).
+        ``engine``: "auto" (the one playouts use), "diff" (differential) or "bits"
+        (word-parallel, small nets).  Raises CorruptStateError on a difference."""
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
+        if engine not in PLAYOUT_ENGINES:
+            raise InvalidArgumentError(
+                f"engine must be one of {sorted(PLAYOUT_ENGINES)}, not {engine!r}")
         plies = ffi.new("uint32_t *")
-        code = lib.miai_gdl_playout_check(self.ptr, state.ptr, seed, plies)
+        code = lib.miai_gdl_playout_check(self.ptr, state.ptr, seed,
+                                          PLAYOUT_ENGINES[engine], plies)
         if code == lib.MIAI_ELIMIT:
             return None
         check(code, "differential playout against plain evaluation")

@@ -1,0 +1,221 @@
+/* pn_bits.c -- nets of at most 64 nodes evaluated in one 64-bit word.
+ *
+ * On a net of at most PN_BITS_MAX_NODES nodes without a cyclic range, the node values
+ * are the bits of one word held in a register, and a gate is three masks: an AND
+ * holds when ((values ^ flip) & mask) == mask, an OR when that is non-zero, and a NOT
+ * is an AND of its one input flipped.  A ply is the plain evaluation's (propnet.c: the
+ * `next` program with the joint move, then `status` on the new bases, and `goal` once
+ * the game is over), a handful of instructions per gate; the sources are set by masks
+ * (the INPUT and MOVESET nodes a move makes true, the BASE nodes of a base
+ * proposition that flips).
+ *
+ * Why a third evaluation: on the tiniest nets the differential engine's fixed cost per
+ * ply (two waves, the dirty sweep, counters, watches) is most of a ply, and the plain
+ * evaluation reads a byte per input.  Measured against the differential engine
+ * (docs/benchmarks.md, "One-word evaluation"): playouts 1.5-1.9x as fast on the three
+ * sheets of one word; a version of two words (128 nodes) was 1.4x as fast on blocks
+ * (78 nodes) but slower on maze (74), nim1 (85) and Tic-tac-toe (116), so this file
+ * stops at one.  Playouts and play() use it wherever it is enabled
+ * (pn_diff.c dispatches); the moves are drawn exactly as miai_generic_playout draws
+ * them, and miai_gdl_playout_check compares every ply with the plain play.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_internal.h"
+
+void pn_bits_free(pn_bits_tables *t) {
+    for (int k = 0; k < 3; k++) free(t->gate[k]);
+    free(t->move_mask);
+    free(t->base_mask);
+    memset(t, 0, sizeof *t);
+}
+
+/* The gates of program `which`. */
+static int pn_bits_program(pn_data *d, int which) {
+    pn_bits_tables *t = &d->bits;
+    uint32_t len = d->prog_len[which], n = 0;
+    t->gate[which] = malloc(sizeof(pn_bgate) * (len ? len : 1));
+    if (!t->gate[which]) return MIAI_ENOMEM;
+    for (uint32_t p = 0; p < len; p++) {
+        uint32_t i = d->prog[which][p];
+        uint8_t k = d->kind[i];
+        if (k != MIAI_PN_AND && k != MIAI_PN_OR && k != MIAI_PN_NOT) continue; /* sources */
+        pn_bgate g = {.node = i, .inv = k == MIAI_PN_OR};
+        for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++)
+            g.mask |= 1ULL << d->in[e];
+        g.flip = k == MIAI_PN_NOT ? g.mask : 0;
+        g.want = k == MIAI_PN_OR ? 0 : g.mask;
+        t->gate[which][n++] = g;
+    }
+    t->n_gate[which] = n;
+    return MIAI_OK;
+}
+
+int pn_bits_build(pn_data *d) {
+    pn_bits_tables *t = &d->bits;
+    memset(t, 0, sizeof *t);
+    uint32_t n = d->n_nodes;
+    if (n > PN_BITS_MAX_NODES || d->n_ranges) return MIAI_OK; /* the other engines */
+    t->move_mask = calloc(d->total_moves ? d->total_moves : 1, sizeof(uint64_t));
+    t->base_mask = calloc(d->n_base ? d->n_base : 1, sizeof(uint64_t));
+    if (!t->move_mask || !t->base_mask) return MIAI_ENOMEM;
+    for (int which = 0; which < 3; which++) {
+        int rc = pn_bits_program(d, which);
+        if (rc != MIAI_OK) return rc;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = d->arg[i];
+        uint64_t bit = 1ULL << i;
+        switch (d->kind[i]) {
+        case MIAI_PN_TRUE: t->true_bits |= bit; break;
+        case MIAI_PN_BASE: t->base_mask[a] |= bit; break;
+        case MIAI_PN_INPUT:
+            t->move_mask[a] |= bit;
+            t->move_all |= bit;
+            break;
+        case MIAI_PN_MOVESET:
+            for (uint32_t m = 0; m < d->total_moves; m++)
+                if (pn_bit(d->set_bits + (size_t)a * d->set_words, m)) t->move_mask[m] |= bit;
+            t->move_all |= bit;
+            break;
+        default: break;
+        }
+    }
+    t->enabled = 1;
+    return MIAI_OK;
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+static inline uint64_t pn_bits_eval(const pn_bits_tables *t, int which, uint64_t v) {
+    for (const pn_bgate *g = t->gate[which], *end = g + t->n_gate[which]; g < end; g++) {
+        uint64_t ok = (uint64_t)(((v ^ g->flip) & g->mask) == g->want) ^ g->inv;
+        v = (v & ~(1ULL << g->node)) | ok << g->node;
+    }
+    return v;
+}
+
+static inline int pn_val(uint64_t v, uint32_t node) { return (int)((v >> node) & 1u); }
+
+/* The values of the sources of state s, no move played (gates: 0). */
+static uint64_t pn_bits_start(const pn_data *d, const pn_state *s) {
+    uint64_t v = d->bits.true_bits;
+    for (uint32_t w = 0; w < d->base_words; w++)
+        for (uint64_t x = s->bits[w]; x; x &= x - 1)
+            v |= d->bits.base_mask[w * 64 + (uint32_t)__builtin_ctzll(x)];
+    return v;
+}
+
+/* Legal bits, counts, to_move and, once over, the goals of the state whose bases are
+ * in val (pn_status of propnet.c, on bits). */
+static uint64_t pn_bits_status(const pn_data *d, pn_state *s, uint64_t val, uint32_t *count) {
+    const pn_bits_tables *t = &d->bits;
+    uint64_t *lb = pn_legal_words(d, s);
+    val = pn_bits_eval(t, PROG_STATUS, val);
+    memset(lb, 0, sizeof(uint64_t) * d->legal_words);
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        int guard = pn_val(val, d->legal_guard[r]);
+        count[r] = 0;
+        for (uint32_t m = d->move_off[r]; m < d->move_off[r + 1]; m++)
+            if (pn_val(val, d->legal_node[m]) && (guard || !pn_bit(d->guarded, m))) {
+                lb[m >> 6] |= 1ULL << (m & 63);
+                count[r]++;
+            }
+    }
+    s->head.to_move = pn_to_move(d, count, pn_val(val, d->terminal_node));
+    uint8_t *gb = pn_goal_bytes(d, s);
+    memset(gb, 0, sizeof(uint64_t) * d->goal_words);
+    if (s->head.to_move != MIAI_NOBODY) return val;
+    val = pn_bits_eval(t, PROG_GOAL, val);
+    for (uint32_t i = 0; i < d->n_goals; i++)
+        if (pn_val(val, d->goal_node[i]) && d->goal_value[i] > gb[d->goal_role[i]])
+            gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
+    return val;
+}
+
+/* One ply of the full joint move on state s, whose bases are in val: the moves' sources,
+ * `next`, the bases that flip (keys updated), then the new state's status; the new
+ * values. */
+static uint64_t pn_bits_ply(const pn_data *d, pn_state *s, uint64_t val,
+                            const miai_move *joint, uint32_t *count) {
+    const pn_bits_tables *t = &d->bits;
+    val &= ~t->move_all;
+    for (uint32_t r = 0; r < d->n_roles; r++) val |= t->move_mask[d->move_off[r] + joint[r]];
+    val = pn_bits_eval(t, PROG_NEXT, val);
+    for (uint32_t w = 0; w < d->base_words; w++) {
+        uint64_t fresh = 0;
+        for (uint32_t b = w * 64, hi = b + 64 < d->n_base ? b + 64 : d->n_base; b < hi; b++)
+            fresh |= (uint64_t)pn_val(val, d->next_node[b]) << (b & 63);
+        for (uint64_t x = s->bits[w] ^ fresh; x; x &= x - 1) {
+            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(x);
+            val ^= t->base_mask[b]; /* its BASE nodes flip */
+            miai_zxor(&s->head, d->zbase[b]);
+        }
+        s->bits[w] = fresh;
+    }
+    s->head.ply++;
+    return pn_bits_status(d, s, val, count);
+}
+
+void pn_play_bits(const miai_game *g, void *state, const miai_move *moves) {
+    const pn_data *d = g->data;
+    pn_state *s = state;
+    uint32_t count[MIAI_MAX_ROLES];
+    miai_move joint[MIAI_MAX_ROLES];
+    pn_full_joint(d, s, moves, joint);
+    pn_bits_ply(d, s, pn_bits_start(d, s), joint, count);
+}
+
+/* The k-th set bit of the legal words in [lo, hi) (k < their count), minus lo. */
+static miai_move pn_kth_bit(const uint64_t *lb, uint32_t lo, uint32_t hi, uint32_t k) {
+    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
+        uint64_t x = lb[w];
+        if (w == lo >> 6) x &= ~0ULL << (lo & 63);
+        if (w == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
+        uint32_t c = (uint32_t)__builtin_popcountll(x);
+        if (k >= c) {
+            k -= c;
+            continue;
+        }
+        while (k--) x &= x - 1;
+        return (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+    }
+    return 0; /* unreachable for k < count */
+}
+
+/* A random playout from state; with a shadow, each ply is also played by pn_play_plain
+ * on it and the two states compared (*bad counts the differences). */
+uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                         uint32_t trace_cap, uint32_t *trace_len, void *shadow,
+                         uint32_t *bad) {
+    const pn_data *d = g->data;
+    pn_state *s = state;
+    uint64_t val = pn_bits_start(d, s);
+    uint32_t count[MIAI_MAX_ROLES], plies = 0, tl = 0, nr = d->n_roles;
+    miai_move joint[MIAI_MAX_ROLES];
+    const uint64_t *lb = pn_legal_words(d, s);
+    for (uint32_t r = 0; r < nr; r++) { /* the state's own legal moves */
+        count[r] = 0;
+        for (uint32_t m = d->move_off[r]; m < d->move_off[r + 1]; m++) count[r] += pn_bit(lb, m);
+    }
+    while (s->head.to_move != MIAI_NOBODY && s->head.ply < g->facts.max_plies) {
+        int32_t tm = s->head.to_move;
+        /* the moves, drawn as miai_generic_playout draws them */
+        for (uint32_t r = 0; r < nr; r++) {
+            uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
+            if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
+                joint[r] = pn_kth_bit(lb, lo, hi, miai_rng_below(rng, count[r]));
+                if (trace && tl < trace_cap) trace[tl++] = joint[r];
+            } else {
+                joint[r] = pn_kth_bit(lb, lo, hi, 0); /* its only move */
+            }
+        }
+        if (shadow) pn_play_plain(g, shadow, joint);
+        val = pn_bits_ply(d, s, val, joint, count);
+        plies++;
+        if (shadow && memcmp(shadow, state, g->facts.state_size) != 0) (*bad)++;
+    }
+    if (trace_len) *trace_len = tl;
+    return plies;
+}
