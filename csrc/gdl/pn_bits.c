@@ -173,7 +173,7 @@ static miai_move pn_kth_bit(const uint64_t *lb, uint32_t lo, uint32_t hi, uint32
         uint64_t x = lb[w];
         if (w == lo >> 6) x &= ~0ULL << (lo & 63);
         if (w == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
-        uint32_t c = (uint32_t)__builtin_popcountll(x);
+        uint32_t c = pn_popcount(x);
         if (k >= c) {
             k -= c;
             continue;
@@ -207,8 +207,11 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
                 joint[r] = pn_kth_bit(lb, lo, hi, miai_rng_below(rng, count[r]));
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
-            } else {
-                joint[r] = pn_kth_bit(lb, lo, hi, 0); /* its only move */
+            } else { /* its only move: the first bit */
+                uint32_t w = lo >> 6;
+                uint64_t x = lb[w] & ~0ULL << (lo & 63);
+                while (!x) x = lb[++w];
+                joint[r] = (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
             }
         }
         if (shadow) pn_play_plain(g, shadow, joint);

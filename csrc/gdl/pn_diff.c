@@ -298,17 +298,6 @@ static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
                      .dlo = UINT32_MAX, .dhi = 0};
 }
 
-static inline uint32_t pn_popcount(uint64_t x) {
-#ifdef __POPCNT__
-    return (uint32_t)__builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
-
 /* A gate's counter changed sign: toggle its dirty bit (two sign changes before it
  * settles cancel out).  It lies above the node being settled, so only dhi can move. */
 static inline void pn_flip(pn_wave *w, uint32_t node) {

@@ -165,6 +165,18 @@ static inline int pn_bit(const uint64_t *w, uint32_t i) {
     return (int)((w[i >> 6] >> (i & 63)) & 1u);
 }
 
+/* Set bits of x, inline where the target lacks POPCNT (no libgcc call). */
+static inline uint32_t pn_popcount(uint64_t x) {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* propnet.c: the plain play (the reference the differential engine must equal). */
 void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
 /* propnet.c: to_move from each role's count of legal moves and terminal: MIAI_NOBODY
