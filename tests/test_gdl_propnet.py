@@ -146,9 +146,16 @@ def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int,
                 state.play_joint(joint)
 
 
+# The differential engine's two ways of a ply: the joint move kept on while the bases
+# propagate, or cleared first (each game takes the cheaper, pn_diff_calibrate).
+DIFF_WAYS = ["diff", "diff-clear"]
+
+
+@pytest.mark.parametrize("engine", DIFF_WAYS)
 @pytest.mark.parametrize("name", QUICK)
-def test_differential_playouts_agree_with_plain_evaluation(name: str) -> None:
-    check_playouts_along_a_game(propnet(name), random.Random(name), 100 if FULL else 12)
+def test_differential_playouts_agree_with_plain_evaluation(name: str, engine: str) -> None:
+    check_playouts_along_a_game(propnet(name), random.Random(name), 100 if FULL else 12,
+                                engine)
 
 
 # The sheets of at most 64 nodes, no cycle: one word of node values (pn_bits.c).
@@ -164,6 +171,16 @@ def test_one_word_playouts_agree_with_plain_evaluation(name: str) -> None:
     check_playouts_along_a_game(game, rng, 100 if FULL else 12, "bits")
 
 
+def test_each_game_takes_the_cheaper_way_of_a_differential_ply() -> None:
+    """pn_diff_calibrate counts the node changes and links of 16 playouts each way:
+    Breakthrough keeps the joint move on (clearing it makes 8x the node changes),
+    lightsout and Connect Four clear it (15% fewer); the smallest nets use one word."""
+    assert propnet("breakthrough.kif").playout_engine == "diff"
+    assert propnet("lightsout.kif").playout_engine == "diff-clear"
+    assert propnet("connectFour.kif").playout_engine == "diff-clear"
+    assert propnet("buttons.kif").playout_engine == "bits"
+
+
 def test_one_word_evaluation_only_on_small_acyclic_nets() -> None:
     game = propnet("tictactoe.kif")  # 116 nodes
     assert game.check_playout(game.initial_state(), 1, "bits") is None
@@ -177,8 +194,9 @@ COUNTER_SHEETS = ["tictactoe.kif", "roshambo2.kif", "buttons.kif", "3pConnectFou
                   "knightsTour.kif", "gt_prisoner.kif"]
 
 
+@pytest.mark.parametrize("engine", DIFF_WAYS)
 @pytest.mark.parametrize("name", COUNTER_SHEETS)
-def test_playout_counters_match_a_full_evaluation_at_every_step(name: str) -> None:
+def test_playout_counters_match_a_full_evaluation_at_every_step(name: str, engine: str) -> None:
     """The differential engine keeps, per gate, its true inputs minus its threshold,
     and starts a playout from a snapshot of the initial state's evaluation plus a wave
     for the bases that differ.  check_playout
@@ -189,7 +207,7 @@ def test_playout_counters_match_a_full_evaluation_at_every_step(name: str) -> No
     for _ in range(2):
         state = game.initial_state()
         for _ply in range(60):
-            assert game.check_playout(state, rng.randrange(2**64), "diff") is not None
+            assert game.check_playout(state, rng.randrange(2**64), engine) is not None
             if state.is_terminal():
                 break
             joint = [rng.choice(game.rule_moves(state, r)) for r in range(game.n_roles)]
@@ -204,7 +222,8 @@ def test_playout_counters_match_a_full_evaluation_at_every_step(name: str) -> No
 def test_differential_playouts_agree_with_plain_evaluation_slow(name: str) -> None:
     if not FULL:
         pytest.skip("grounding takes seconds: run with MIAI_FULL=1")
-    check_playouts_along_a_game(propnet(name), random.Random(name), 40)
+    for engine in DIFF_WAYS:
+        check_playouts_along_a_game(propnet(name), random.Random(name), 20, engine)
 
 
 def test_breakthrough_grounds_and_agrees_on_one_game() -> None:
@@ -360,6 +379,7 @@ def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["gdl", str(OWN / "tictactoe.kif"), "-n", "50"]) == 0
     out = capsys.readouterr().out
     assert "checks passed" in out and "propnet" in out and "50 playouts" in out
+    assert "playouts by the 'diff" in out
 
 
 def _flat(name: str) -> FlatPropnet:

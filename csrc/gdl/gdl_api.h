@@ -83,11 +83,19 @@ int miai_gdl_state_legal_all(const miai_game *g, const void *state, uint32_t rol
 int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, uint32_t cap);
 
 /* The playout engines of a GDL game: the one its playouts use (bits where enabled,
- * else the differential one), the differential engine (pn_diff.c), the word-parallel
- * evaluation of small nets (pn_bits.c). */
+ * else the differential engine the way chosen when the game was made), the
+ * differential engine (pn_diff.c) keeping the joint move on between plies, the
+ * one-word evaluation of small nets (pn_bits.c), the differential engine clearing
+ * the joint move before the bases propagate. */
 #define MIAI_GDL_ENGINE_AUTO 0
 #define MIAI_GDL_ENGINE_DIFF 1
 #define MIAI_GDL_ENGINE_BITS 2
+#define MIAI_GDL_ENGINE_DIFF_CLEAR 3
+#define MIAI_GDL_ENGINE_NONE 4 /* miai_gdl_playout_engine: the generic loop over play() */
+
+/* The engine this game's random playouts use: MIAI_GDL_ENGINE_BITS, _DIFF, _DIFF_CLEAR
+ * or _NONE, in *engine. */
+int miai_gdl_playout_engine(const miai_game *g, int *engine);
 
 /* Test of a playout engine: one random playout from `state` with `seed`, each ply also
  * played by the plain evaluation and the two states compared byte for byte (the

@@ -273,6 +273,24 @@ typedef struct {
     uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dsum */
 } pn_wave;
 
+/* The work of waves, counted for pn_diff_calibrate: per node that a wave changes, 1 +
+ * its links (a gate settles at most once per wave, so comparing the values before and
+ * after a wave finds every change).  before: n_nodes bytes of scratch. */
+typedef struct {
+    uint8_t *before;
+    uint64_t steps;
+} pn_tally;
+
+static void pn_tally_begin(const pn_wave *w, pn_tally *t) {
+    memcpy(t->before, w->v, w->d->n_nodes);
+}
+
+static void pn_tally_end(const pn_wave *w, pn_tally *t) {
+    for (uint32_t i = 0; i < w->d->n_nodes; i++)
+        if ((w->v[i] ^ t->before[i]) & 1)
+            t->steps += 1 + w->t->span[i].end - w->t->span[i].edge;
+}
+
 /* Where each part of the work block lies, in words. */
 static pn_layout pn_wave_layout(const pn_data *d) {
     pn_layout l;
@@ -674,6 +692,25 @@ static void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint) 
     }
 }
 
+/* Every role's move leaves (cur: PN_NO_MOVE): its INPUT nodes off, its sets' counts
+ * stepped down, then the sets that change go out. */
+static void pn_joint_clear(pn_wave *w, miai_move *cur) {
+    const pn_data *d = w->d;
+    const pn_diff_tables *t = w->t;
+    const uint32_t *sn = t->set_nodes, *sf = t->set_first;
+    uint32_t old[MIAI_MAX_ROLES], n = 0;
+    for (uint32_t r = 0; r < d->n_roles; r++) {
+        if (cur[r] == PN_NO_MOVE) continue;
+        old[n] = d->move_off[r] + cur[r];
+        cur[r] = PN_NO_MOVE;
+        for (uint32_t e = t->input_first[old[n]]; e < t->input_first[old[n] + 1]; e++)
+            pn_set_source(w, t->input_nodes[e], 0);
+        for (uint32_t e = sf[old[n]]; e < sf[old[n] + 1]; e++) w->cnt[sn[e]]--;
+        n++;
+    }
+    for (uint32_t k = 0; k < n; k++) pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1]);
+}
+
 /* Check mode: every node value and counter (but the lazy gates'), the next-state and
  * legal bits and the counts against a plain evaluation of the whole net for the
  * state's bases and the joint move `cur` (PN_NO_MOVE: none).  1 when all agree. */
@@ -701,17 +738,29 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
 
 /* One ply of the joint move on the wave of state s (its legal bits left in the wave:
  * pn_state_legal): wave 1 for the joint move, wave 2 for the bases that change (keys
- * updated), then ply, to_move and, once over, the goals.  flip: base_words scratch. */
+ * updated), then ply, to_move and, once over, the goals.  flip: base_words scratch.
+ * With `clear` the joint move leaves in wave 2 with the bases (pn_joint_clear), else
+ * it stays on until the next ply's joint move replaces it: kept, wave 2 also carries
+ * the new bases through the gates of the next state under the old move, work the next
+ * wave 1 undoes (Breakthrough's moves are 8x fewer node changes this way); cleared, a
+ * move's whole effect comes and goes every ply (lightsout, Connect Four: fewer). */
 static inline __attribute__((always_inline)) void
-pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uint64_t *flip) {
+pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uint64_t *flip,
+            int clear, pn_tally *tally) {
     const pn_data *d = w->d;
     const uint64_t *next = w->next;
+    if (tally) pn_tally_begin(w, tally);
     pn_joint_change(w, cur, joint);
     pn_wave_run(w);
+    if (tally) {
+        pn_tally_end(w, tally);
+        pn_tally_begin(w, tally);
+    }
     for (uint32_t word = 0; word < d->base_words; word++) {
         flip[word] = s->bits[word] ^ next[word];
         s->bits[word] = next[word]; /* next[] changes while the bases propagate */
     }
+    if (clear) pn_joint_clear(w, cur);
     for (uint32_t word = 0; word < d->base_words; word++) {
         for (uint64_t diff = flip[word]; diff; diff &= diff - 1) {
             uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
@@ -722,6 +771,7 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
         }
     }
     pn_wave_run(w);
+    if (tally) pn_tally_end(w, tally);
     s->head.ply++;
     s->head.to_move = pn_wave_to_move(w);
     if (s->head.to_move == MIAI_NOBODY) {
@@ -756,7 +806,7 @@ void pn_play_diff(const miai_game *g, void *state, const miai_move *moves) {
     pn_wave w = pn_wave_on(d, work);
     pn_wave_start(&w, work, s->bits);
     memset(pn_goal_bytes(d, s), 0, sizeof(uint64_t) * d->goal_words);
-    pn_diff_ply(&w, s, cur, joint, flip);
+    pn_diff_ply(&w, s, cur, joint, flip, d->diff.clear_joint, NULL);
     pn_state_legal(&w, pn_legal_words(d, s));
 }
 
@@ -774,7 +824,7 @@ typedef struct {
  * at the start and after every ply. */
 static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
-                            pn_check_ctx *check) {
+                            pn_check_ctx *check, int clear, pn_tally *tally) {
     const pn_data *d = g->data;
     uint32_t bw = d->base_words ? d->base_words : 1;
     uint64_t work[d->diff.lay.words], flip[bw];
@@ -797,7 +847,7 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                 joint[r] = pn_first_legal(&w, r); /* its only move */
             }
         }
-        pn_diff_ply(&w, s, cur, joint, flip);
+        pn_diff_ply(&w, s, cur, joint, flip, clear, tally);
         plies++;
         if (check) {
             pn_state_legal(&w, state_legal);
@@ -818,16 +868,27 @@ uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
         return pn_bits_playout(g, state, rng, trace, trace_cap, trace_len, NULL, NULL);
     if (!d->diff.enabled)
         return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
-    return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL);
+    return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL,
+                       d->diff.clear_joint, NULL);
+}
+
+int miai_gdl_playout_engine(const miai_game *g, int *engine) {
+    if (!g || !engine || g->ops->playout != pn_diff_playout) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    *engine = d->bits.enabled        ? MIAI_GDL_ENGINE_BITS
+              : !d->diff.enabled     ? MIAI_GDL_ENGINE_NONE
+              : d->diff.clear_joint  ? MIAI_GDL_ENGINE_DIFF_CLEAR
+                                     : MIAI_GDL_ENGINE_DIFF;
+    return MIAI_OK;
 }
 
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
                            int engine, uint32_t *plies) {
     if (!g || !state || !plies || g->ops->playout != pn_diff_playout) return MIAI_EINVAL;
     const pn_data *d = g->data;
-    if (engine == MIAI_GDL_ENGINE_AUTO)
-        engine = d->bits.enabled ? MIAI_GDL_ENGINE_BITS : MIAI_GDL_ENGINE_DIFF;
-    if (engine != MIAI_GDL_ENGINE_BITS && engine != MIAI_GDL_ENGINE_DIFF) return MIAI_EINVAL;
+    if (engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, &engine);
+    if (engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
+    if (engine < MIAI_GDL_ENGINE_DIFF || engine > MIAI_GDL_ENGINE_DIFF_CLEAR) return MIAI_EINVAL;
     if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.enabled : !d->diff.enabled)
         return MIAI_ELIMIT;
     size_t size = g->facts.state_size;
@@ -849,7 +910,8 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
         if (engine == MIAI_GDL_ENGINE_BITS)
             *plies = pn_bits_playout(g, fast, &r1, t1, cap, &l1, shadow, &ctx.bad);
         else
-            *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx);
+            *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx,
+                                 engine == MIAI_GDL_ENGINE_DIFF_CLEAR, NULL);
         uint32_t p2 = miai_generic_playout(g, plain, &r2, t2, cap, &l2);
         int same = ctx.bad == 0 && p2 == *plies && l1 == l2 &&
                    memcmp(t1, t2, sizeof *t1 * l1) == 0 && memcmp(fast, plain, size) == 0;
@@ -862,5 +924,35 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
     free(t2);
     free(ctx.v);
     free(ctx.cnt);
+    return rc;
+}
+
+/* Keep the joint move on while the bases propagate, or clear it first (pn_diff_ply):
+ * 16 playouts from the initial state each way with the same seed, and the way that
+ * changed fewer nodes and walked fewer links wins.  Deterministic (a count, not a
+ * clock), and both ways give the same moves and states, so only speed depends on it. */
+int pn_diff_calibrate(miai_game *g) {
+    pn_data *d = g->data;
+    if (!d->diff.enabled) return MIAI_OK;
+    size_t size = g->facts.state_size;
+    uint8_t *init = malloc(size), *s = malloc(size), *before = malloc(d->n_nodes);
+    int rc = MIAI_ENOMEM;
+    if (init && s && before) {
+        g->ops->init(g, init);
+        pn_tally tally[2] = {{.before = before}, {.before = before}};
+        for (int clear = 0; clear < 2; clear++) {
+            miai_rng rng;
+            miai_rng_seed(&rng, 12345);
+            for (int k = 0; k < 16; k++) {
+                memcpy(s, init, size);
+                pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
+            }
+        }
+        d->diff.clear_joint = tally[1].steps < tally[0].steps;
+        rc = MIAI_OK;
+    }
+    free(init);
+    free(s);
+    free(before);
     return rc;
 }

@@ -90,6 +90,9 @@ typedef struct {
     pn_layout lay;
     uint64_t *base0;         /* [base_words] the initial state's base bits */
     uint64_t *work0;         /* [lay.words] */
+    /* 1: a ply clears the joint move before the bases propagate (pn_diff_ply), chosen
+     * when the game is made (pn_diff_calibrate). */
+    uint8_t clear_joint;
 } pn_diff_tables;
 
 /* pn_bits.c: nets of at most 64 nodes evaluated in one word. */
@@ -202,6 +205,8 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
 int pn_diff_build(pn_data *d);
 void pn_diff_free(pn_diff_tables *t);
 void pn_play_diff(const miai_game *g, void *state, const miai_move *moves);
+/* Sets diff.clear_joint: the way of the two that does less work on 16 playouts. */
+int pn_diff_calibrate(miai_game *g);
 uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                          uint32_t trace_cap, uint32_t *trace_len);
 

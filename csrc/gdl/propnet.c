@@ -626,6 +626,12 @@ int miai_gdl_create(const miai_gdl_desc *desc, miai_game **out) {
         .simultaneous = d->n_roles > 1,
     };
     snprintf(g->name, MIAI_NAME_LEN, "%s", desc->name ? desc->name : "gdl");
+    rc = pn_diff_calibrate(g);
+    if (rc != MIAI_OK) {
+        pn_destroy(g);
+        free(g);
+        return rc;
+    }
     *out = g;
     return MIAI_OK;
 }

@@ -124,6 +124,7 @@ static void tiny_plays(int acyclic) {
     /* the differential playout engine (through the cyclic range, if any) and the
      * one-word evaluation (acyclic only) equal the plain one */
     CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > 2); /* some "stay" */
+    CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF_CLEAR) > 2);
     uint32_t len = 0;
     if (acyclic)
         CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_BITS) > 2);
@@ -131,6 +132,7 @@ static void tiny_plays(int acyclic) {
         CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
     CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_AUTO, NULL) == MIAI_EINVAL);
     CHECK(miai_gdl_playout_check(g, s, 1, 7, &len) == MIAI_EINVAL);
+    CHECK(miai_gdl_playout_check(g, s, 1, -1, &len) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
 }
@@ -189,6 +191,7 @@ static void guarded_tiny(int acyclic) {
     CHECK(miai_playouts(g, s, 200, 3, mean, 2, &plies) == MIAI_OK);
     CHECK(plies >= 200 && mean[0] == 0.0 && mean[1] == 0.5);
     CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > 1);
+    CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF_CLEAR) > 1);
     if (acyclic) CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_BITS) > 1);
     free(s);
     miai_game_free(g);
@@ -275,6 +278,7 @@ static void ladder_plays_by_the_differential_engine(void) {
     CHECK(miai_state_rewards(g, s, r, 2) == MIAI_OK && r[0] == 1.0 && r[1] == 0.0);
     CHECK(miai_state_init(g, s) == MIAI_OK);
     CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > K);
+    CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF_CLEAR) > K);
     uint32_t len = 0; /* over 64 nodes: no one-word evaluation */
     CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
     free(s);

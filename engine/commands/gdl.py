@@ -36,7 +36,8 @@ def run_gdl(args: argparse.Namespace) -> int:
     print(f"grounded in {game.info.ground_seconds:.2f} s: {st['atoms']} atoms, "
           f"{st['ground_rules']} ground rules; propnet {st['nodes']} nodes, "
           f"{st['edges']} edges, {st['cycles']} cycles; {len(game.bases)} base "
-          f"propositions; moves per role {[len(m) for m in game.moves]}")
+          f"propositions; moves per role {[len(m) for m in game.moves]}; playouts by "
+          f"the {game.playout_engine!r} engine")
     if args.n > 0:
         t = time.perf_counter()
         run = playout_run(game.initial_state(), args.n, 0)

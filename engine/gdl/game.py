@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_PLIES = 10_000
 # The C playout engines miai_gdl_playout_check can test (gdl_api.h).
 PLAYOUT_ENGINES = {"auto": lib.MIAI_GDL_ENGINE_AUTO, "diff": lib.MIAI_GDL_ENGINE_DIFF,
+                   "diff-clear": lib.MIAI_GDL_ENGINE_DIFF_CLEAR,
                    "bits": lib.MIAI_GDL_ENGINE_BITS}
 
 
@@ -50,6 +51,15 @@ class GdlGame(Game):
     def spec(self) -> str:
         return self.name
 
+    @property
+    def playout_engine(self) -> str:
+        """The C engine of this game's random playouts: "bits", "diff", "diff-clear"
+        (check_playout) or "generic" (the loop over play(): net too big)."""
+        engine = ffi.new("int *")
+        check(lib.miai_gdl_playout_engine(self.ptr, engine), "playout engine")
+        names = {v: k for k, v in PLAYOUT_ENGINES.items()}
+        return names.get(engine[0], "generic")
+
     def true_facts(self, state: State) -> list[str]:
         """The base propositions true in ``state``, as sorted KIF texts."""
         out = ffi.new("uint8_t[]", max(1, len(self.bases)))
@@ -72,8 +82,10 @@ class GdlGame(Game):
         gate counter against a plain evaluation of the whole net), and the whole playout
         against the generic loop with the same ``seed``; the playout's length, or None
         when this net has no such engine (too big; "bits": a cyclic range too).
-        ``engine``: "auto" (the one playouts use), "diff" (differential) or "bits"
-        (word-parallel, small nets).  Raises CorruptStateError on a difference."""
+        ``engine``: "auto" (the one playouts use), "diff" (differential, the joint
+        move kept on between plies), "diff-clear" (differential, the joint move
+        cleared before the bases propagate) or "bits" (one word, small nets).  Raises
+        CorruptStateError on a difference."""
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
         if engine not in PLAYOUT_ENGINES:
