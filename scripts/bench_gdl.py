@@ -9,7 +9,9 @@ with the propnet (in C) and with the reference prover (Python), in one run.
 With --mcts S, a column more: iterations per CPU second of a plain UCT search (DAG
 mode, from the initial state, S seconds), whose descent plays moves with the game's
 play() where a playout uses the differential engine.  --prover-seconds 0 leaves the
-prover out (its column reads 0 and the speed-up inf).
+prover out (its column reads 0 and the speed-up inf).  The last column names the C
+engine of the sheet's playouts (GdlGame.playout_engine: bits, diff, diff-clear or
+generic; docs/gdl.md).
 
 Speeds are per CPU second of this process (time.process_time), so a loaded machine
 distorts them less than wall-clock time would; grounding time (parse, check, ground,
@@ -121,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         paths.append(p)
     print(f"{'rulesheet':26s} {'ground s':>8s} {'nodes':>7s} {'edges':>8s} "
           f"{'propnet/s':>10s} {'prover/s':>9s} {'speed-up':>9s}"
-          + (f" {'mcts/s':>9s}" if args.mcts else ""))
+          + (f" {'mcts/s':>9s}" if args.mcts else "") + "  engine")
     for path in paths:
         text = path.read_text()
         try:
@@ -139,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         st = game.info.stats
         mcts = f" {mcts_speed(game, args.mcts):9.0f}" if args.mcts else ""
         print(f"{path.name:26s} {game.info.ground_cpu_seconds:8.2f} {st['nodes']:7d} "
-              f"{st['edges']:8d} {pn_rate:10.0f} {p_rate:9.2f} {ratio:8.0f}x{mcts}",
-              flush=True)
+              f"{st['edges']:8d} {pn_rate:10.0f} {p_rate:9.2f} {ratio:8.0f}x{mcts}  "
+              f"{game.playout_engine}", flush=True)
     return 0
 
 

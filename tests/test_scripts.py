@@ -136,8 +136,9 @@ def test_bench_gdl_prints_a_row_per_sheet_with_the_mcts_column() -> None:
                      "--mcts", "0.05", "tictactoe", "tests/gdl/connect4.kif")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].split()[-1] == "mcts/s"
+    assert lines[0].split()[-2:] == ["mcts/s", "engine"]
     rows = {line.split()[0]: line.split() for line in lines[1:]}
     assert set(rows) == {"tictactoe.kif", "connect4.kif"}
     for cells in rows.values():
-        assert len(cells) == 8 and cells[6].endswith("x") and float(cells[7]) > 0
+        assert len(cells) == 9 and cells[6].endswith("x") and float(cells[7]) > 0
+    assert rows["tictactoe.kif"][8] == "diff" and rows["connect4.kif"][8] == "diff-clear"
