@@ -106,10 +106,20 @@ typedef struct {
     uint32_t node, inv;
 } pn_bgate;
 
+/* A level of a program: gates [previous end, end) read only nodes of lower levels, so
+ * they are evaluated from the same values (independent: the CPU overlaps them) and
+ * their nodes, `mask`, written at once. */
+typedef struct {
+    uint64_t mask;
+    uint32_t end;
+} pn_blevel;
+
 typedef struct {
     uint8_t enabled;     /* 0: the net is too big or has a cyclic range */
-    pn_bgate *gate[3];   /* the gates of the programs status, next and goal, in order */
+    pn_bgate *gate[3];   /* the gates of the programs status, next and goal, by level */
     uint32_t n_gate[3];
+    pn_blevel *level[3];
+    uint32_t n_level[3];
     uint64_t true_bits;  /* the TRUE nodes */
     uint64_t move_all;   /* every INPUT and MOVESET node */
     uint64_t *move_mask; /* [total_moves] the nodes a move makes true */
