@@ -158,31 +158,39 @@ def test_differential_playouts_agree_with_plain_evaluation(name: str, engine: st
                                 engine)
 
 
-# The sheets of at most 64 nodes, no cycle: one word of node values (pn_bits.c).
-ONE_WORD_SHEETS = ["onestep.kif", "switches.kif", "buttons.kif"]
+# The sheets of at most 128 nodes, no cycle: one or two words of node values
+# (pn_bits.c); Tic-tac-toe has the tables but its playouts take the differential engine.
+WORD_SHEETS = ["onestep.kif", "switches.kif", "buttons.kif", "maze.kif", "blocks.kif",
+               "nim1.kif", "tictactoe.kif"]
 
 
-@pytest.mark.parametrize("name", ONE_WORD_SHEETS)
-def test_one_word_playouts_agree_with_plain_evaluation(name: str) -> None:
+@pytest.mark.parametrize("name", WORD_SHEETS)
+def test_word_parallel_playouts_agree_with_plain_evaluation(name: str) -> None:
     """On the smallest nets playouts and play() evaluate the net a word at a time;
     the playouts against the plain play and the generic loop, as above."""
     game, rng = propnet(name), random.Random(name)
-    assert game.info.stats["nodes"] <= 64
+    assert game.info.stats["nodes"] <= 128
     check_playouts_along_a_game(game, rng, 100 if FULL else 12, "bits")
 
 
 def test_each_game_takes_the_cheaper_way_of_a_differential_ply() -> None:
     """pn_diff_calibrate counts the node changes and links of 16 playouts each way:
     Breakthrough keeps the joint move on (clearing it makes 8x the node changes),
-    lightsout and Connect Four clear it (15% fewer); the smallest nets use one word."""
+    lightsout and Connect Four clear it (15% fewer); the nets of at most 64 nodes use
+    the word-parallel evaluation, and those of 65-128 nodes when a ply evaluates at
+    most 1.5x as many gates as the differential engine's count: maze (53 gates against
+    45 per ply) and blocks (36 against 55) do, Tic-tac-toe (70 against 24) does not."""
     assert propnet("breakthrough.kif").playout_engine == "diff"
     assert propnet("lightsout.kif").playout_engine == "diff-clear"
     assert propnet("connectFour.kif").playout_engine == "diff-clear"
     assert propnet("buttons.kif").playout_engine == "bits"
+    assert propnet("maze.kif").playout_engine == "bits"
+    assert propnet("blocks.kif").playout_engine == "bits"
+    assert propnet("tictactoe.kif").playout_engine == "diff"
 
 
-def test_one_word_evaluation_only_on_small_acyclic_nets() -> None:
-    game = propnet("tictactoe.kif")  # 116 nodes
+def test_word_parallel_evaluation_only_on_small_acyclic_nets() -> None:
+    game = propnet("sum15.kif")  # 139 nodes
     assert game.check_playout(game.initial_state(), 1, "bits") is None
     assert game.check_playout(game.initial_state(), 1, "diff") is not None
     with pytest.raises(InvalidArgumentError):

@@ -85,7 +85,7 @@ int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, ui
 /* The playout engines of a GDL game: the one its playouts use (bits where enabled,
  * else the differential engine the way chosen when the game was made), the
  * differential engine (pn_diff.c) keeping the joint move on between plies, the
- * one-word evaluation of small nets (pn_bits.c), the differential engine clearing
+ * word-parallel evaluation of small nets (pn_bits.c), the differential engine clearing
  * the joint move before the bases propagate. */
 #define MIAI_GDL_ENGINE_AUTO 0
 #define MIAI_GDL_ENGINE_DIFF 1

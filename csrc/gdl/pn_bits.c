@@ -1,27 +1,31 @@
-/* pn_bits.c -- nets of at most 64 nodes evaluated in one 64-bit word.
+/* pn_bits.c -- nets of at most 128 nodes evaluated word-parallel, in one or two words.
  *
  * On a net of at most PN_BITS_MAX_NODES nodes without a cyclic range, the node values
- * are the bits of one word held in a register, and a gate is three masks: an AND
- * holds when ((values ^ flip) & mask) == mask, an OR when that is non-zero, and a NOT
- * is an AND of its one input flipped.  A ply is the plain evaluation's (propnet.c: the
- * `next` program with the joint move, then `status` on the new bases, and `goal` once
- * the game is over), a handful of instructions per gate.  A program's gates are grouped
- * by level (1 + the deepest input's level): a level's gates all read the values left
- * by the levels below, so they do not wait for each other (the CPU overlaps them; one
- * chain through the value word ran buttons 30 % slower), and its nodes are written
- * at once.  The sources are set by masks
- * (the INPUT and MOVESET nodes a move makes true, the BASE nodes of a base
- * proposition that flips).
+ * are the bits of one or two words held in registers, and a gate is a few masks: an
+ * AND holds when ((values ^ flip) & mask) == mask, an OR when that is non-zero, and a
+ * NOT is an AND of its one input flipped.  A ply is the plain evaluation's (propnet.c:
+ * the `next` program with the joint move, then `status` on the new bases, and `goal`
+ * once the game is over), a handful of instructions per gate.  A program's gates are
+ * grouped by level (1 + the deepest input's level): a level's gates all read the values
+ * left by the levels below, so they do not wait for each other (the CPU overlaps them;
+ * one chain through the value word ran buttons 30 % slower), and its nodes are written
+ * at once.  The sources are set by masks (the INPUT and MOVESET nodes a move makes
+ * true, the BASE nodes of a base proposition that flips).  The evaluation is inlined
+ * for one word and for two; a net of one word pays little for the second (the rest of
+ * a ply handles both words: 4 % more instructions on buttons than a one-word build).
  *
- * Why a third evaluation: on the tiniest nets the differential engine's fixed cost per
+ * Why a third evaluation: on the smallest nets the differential engine's fixed cost per
  * ply (two waves, the dirty sweep, counters, watches) is most of a ply, and the plain
- * evaluation reads a byte per input.  Measured against the differential engine
- * (docs/benchmarks.md, "One-word evaluation"): playouts 1.5-1.9x as fast on the three
- * sheets of one word; a version of two words (128 nodes) was 1.4x as fast on blocks
- * (78 nodes) but slower on maze (74), nim1 (85) and Tic-tac-toe (116), so this file
- * stops at one.  Playouts and play() use it wherever it is enabled
- * (pn_diff.c dispatches); the moves are drawn exactly as miai_generic_playout draws
- * them, and miai_gdl_playout_check compares every ply with the plain play.
+ * evaluation reads a byte per input.  Nets of at most 64 nodes always use it; nets of
+ * 65-128 nodes when a ply evaluates at most PN_BITS_RATIO times as many gates as the
+ * differential engine changes nodes and walks links per ply on the calibration
+ * playouts (pn_bits_choose, pn_diff_calibrate: a count, not a clock).  Measured
+ * (docs/benchmarks.md): onestep, switches, buttons 1.5-2x the differential engine;
+ * blocks 1.9x and maze 1.2x with two words, nim1 5-10 % slower (chosen all the same:
+ * 37 gates against 38), Tic-tac-toe 2.4x slower (70 gates against 24: not chosen).
+ * Playouts and play() use it wherever it is enabled (pn_diff.c dispatches); the moves
+ * are drawn exactly as miai_generic_playout draws them, and miai_gdl_playout_check
+ * compares every ply with the plain play (on every net with the tables, chosen or not).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +46,17 @@ static int pn_is_gate(uint8_t k) {
     return k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT;
 }
 
+static inline void pn_bval_set(pn_bval *v, uint32_t i) { v->w[i >> 6] |= 1ULL << (i & 63); }
+
+/* Node i's value (a select, not an index: v stays in registers). */
+static inline int pn_val(pn_bval v, uint32_t i) {
+    return (int)(((i < 64 ? v.w[0] : v.w[PN_BITS_WORDS - 1]) >> (i & 63)) & 1u);
+}
+
+static inline void pn_bval_or(pn_bval *v, const pn_bval *m) {
+    for (int k = 0; k < PN_BITS_WORDS; k++) v->w[k] |= m->w[k];
+}
+
 /* The gates of program `which`, grouped by level (depth above the sources: 1 + the
  * deepest input), in node order within a level. */
 static int pn_bits_program(pn_data *d, int which, const uint8_t *depth, uint8_t max_depth) {
@@ -51,21 +66,23 @@ static int pn_bits_program(pn_data *d, int which, const uint8_t *depth, uint8_t 
     t->level[which] = malloc(sizeof(pn_blevel) * (max_depth ? max_depth : 1));
     if (!t->gate[which] || !t->level[which]) return MIAI_ENOMEM;
     for (uint8_t level = 1; level <= max_depth; level++) {
-        pn_blevel l = {.mask = 0};
+        pn_blevel l = {.end = 0};
         for (uint32_t p = 0; p < len; p++) {
             uint32_t i = d->prog[which][p];
             uint8_t k = d->kind[i];
             if (!pn_is_gate(k) || depth[i] != level) continue; /* sources: set by masks */
-            pn_bgate g = {.node = i, .inv = k == MIAI_PN_OR};
+            pn_bgate g = {.inv = k == MIAI_PN_OR};
+            pn_bval_set(&g.set, i);
             for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++)
-                g.mask |= 1ULL << d->in[e];
-            g.flip = k == MIAI_PN_NOT ? g.mask : 0;
-            g.want = k == MIAI_PN_OR ? 0 : g.mask;
+                pn_bval_set(&g.mask, d->in[e]);
+            if (k == MIAI_PN_NOT) g.flip = g.mask;
+            if (k != MIAI_PN_OR) g.want = g.mask;
             t->gate[which][n++] = g;
-            l.mask |= 1ULL << i;
+            pn_bval_set(&l.mask, i);
         }
         l.end = n;
-        if (l.mask) t->level[which][t->n_level[which]++] = l;
+        if (n > (t->n_level[which] ? t->level[which][t->n_level[which] - 1].end : 0))
+            t->level[which][t->n_level[which]++] = l;
     }
     t->n_gate[which] = n;
     return MIAI_OK;
@@ -76,8 +93,9 @@ int pn_bits_build(pn_data *d) {
     memset(t, 0, sizeof *t);
     uint32_t n = d->n_nodes;
     if (n > PN_BITS_MAX_NODES || d->n_ranges) return MIAI_OK; /* the other engines */
-    t->move_mask = calloc(d->total_moves ? d->total_moves : 1, sizeof(uint64_t));
-    t->base_mask = calloc(d->n_base ? d->n_base : 1, sizeof(uint64_t));
+    t->words = n > 64 ? 2 : 1;
+    t->move_mask = calloc(d->total_moves ? d->total_moves : 1, sizeof(pn_bval));
+    t->base_mask = calloc(d->n_base ? d->n_base : 1, sizeof(pn_bval));
     if (!t->move_mask || !t->base_mask) return MIAI_ENOMEM;
     uint8_t depth[PN_BITS_MAX_NODES], max_depth = 0; /* inputs come first (no cycle) */
     for (uint32_t i = 0; i < n; i++) {
@@ -94,53 +112,72 @@ int pn_bits_build(pn_data *d) {
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t a = d->arg[i];
-        uint64_t bit = 1ULL << i;
         switch (d->kind[i]) {
-        case MIAI_PN_TRUE: t->true_bits |= bit; break;
-        case MIAI_PN_BASE: t->base_mask[a] |= bit; break;
+        case MIAI_PN_TRUE: pn_bval_set(&t->true_bits, i); break;
+        case MIAI_PN_BASE: pn_bval_set(&t->base_mask[a], i); break;
         case MIAI_PN_INPUT:
-            t->move_mask[a] |= bit;
-            t->move_all |= bit;
+            pn_bval_set(&t->move_mask[a], i);
+            pn_bval_set(&t->move_all, i);
             break;
         case MIAI_PN_MOVESET:
             for (uint32_t m = 0; m < d->total_moves; m++)
-                if (pn_bit(d->set_bits + (size_t)a * d->set_words, m)) t->move_mask[m] |= bit;
-            t->move_all |= bit;
+                if (pn_bit(d->set_bits + (size_t)a * d->set_words, m))
+                    pn_bval_set(&t->move_mask[m], i);
+            pn_bval_set(&t->move_all, i);
             break;
         default: break;
         }
     }
-    t->enabled = 1;
+    t->built = 1;
+    t->enabled = n <= PN_BITS_ALWAYS_NODES;
     return MIAI_OK;
+}
+
+void pn_bits_choose(pn_data *d, double diff_work) {
+    pn_bits_tables *t = &d->bits;
+    if (!t->built || d->n_nodes <= PN_BITS_ALWAYS_NODES) return;
+    t->enabled = t->n_gate[PROG_NEXT] + t->n_gate[PROG_STATUS] <= PN_BITS_RATIO * diff_work;
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */
 
-static inline uint64_t pn_bits_eval(const pn_bits_tables *t, int which, uint64_t v) {
+/* The program on values v, W words of them (a constant where it is inlined: the loops
+ * over words unroll, and one word costs one). */
+static inline __attribute__((always_inline)) pn_bval
+pn_bits_eval_words(const pn_bits_tables *t, int which, pn_bval v, const int W) {
     const pn_bgate *g = t->gate[which];
     for (const pn_blevel *l = t->level[which], *le = l + t->n_level[which]; l < le; l++) {
-        uint64_t got = 0; /* the level's gates, all from the same v */
-        for (const pn_bgate *ge = t->gate[which] + l->end; g < ge; g++)
-            got |= (uint64_t)((((v ^ g->flip) & g->mask) == g->want) ^ g->inv) << g->node;
-        v = (v & ~l->mask) | got;
+        uint64_t got[PN_BITS_WORDS] = {0}; /* the level's gates, all from the same v */
+        for (const pn_bgate *ge = t->gate[which] + l->end; g < ge; g++) {
+            uint64_t ok = 1;
+            for (int k = 0; k < W; k++)
+                ok &= ((v.w[k] ^ g->flip.w[k]) & g->mask.w[k]) == g->want.w[k];
+            ok ^= g->inv;
+            for (int k = 0; k < W; k++) got[k] |= g->set.w[k] & (0 - ok);
+        }
+        for (int k = 0; k < W; k++) v.w[k] = (v.w[k] & ~l->mask.w[k]) | got[k];
     }
     return v;
 }
 
-static inline int pn_val(uint64_t v, uint32_t node) { return (int)((v >> node) & 1u); }
+static inline __attribute__((always_inline)) pn_bval
+pn_bits_eval(const pn_bits_tables *t, int which, pn_bval v) {
+    return t->words == 1 ? pn_bits_eval_words(t, which, v, 1)
+                         : pn_bits_eval_words(t, which, v, PN_BITS_WORDS);
+}
 
 /* The values of the sources of state s, no move played (gates: 0). */
-static uint64_t pn_bits_start(const pn_data *d, const pn_state *s) {
-    uint64_t v = d->bits.true_bits;
+static pn_bval pn_bits_start(const pn_data *d, const pn_state *s) {
+    pn_bval v = d->bits.true_bits;
     for (uint32_t w = 0; w < d->base_words; w++)
         for (uint64_t x = s->bits[w]; x; x &= x - 1)
-            v |= d->bits.base_mask[w * 64 + (uint32_t)__builtin_ctzll(x)];
+            pn_bval_or(&v, &d->bits.base_mask[w * 64 + (uint32_t)__builtin_ctzll(x)]);
     return v;
 }
 
 /* Legal bits, counts, to_move and, once over, the goals of the state whose bases are
  * in val (pn_status of propnet.c, on bits). */
-static uint64_t pn_bits_status(const pn_data *d, pn_state *s, uint64_t val, uint32_t *count) {
+static pn_bval pn_bits_status(const pn_data *d, pn_state *s, pn_bval val, uint32_t *count) {
     const pn_bits_tables *t = &d->bits;
     uint64_t *lb = pn_legal_words(d, s);
     val = pn_bits_eval(t, PROG_STATUS, val);
@@ -168,11 +205,12 @@ static uint64_t pn_bits_status(const pn_data *d, pn_state *s, uint64_t val, uint
 /* One ply of the full joint move on state s, whose bases are in val: the moves' sources,
  * `next`, the bases that flip (keys updated), then the new state's status; the new
  * values. */
-static uint64_t pn_bits_ply(const pn_data *d, pn_state *s, uint64_t val,
-                            const miai_move *joint, uint32_t *count) {
+static pn_bval pn_bits_ply(const pn_data *d, pn_state *s, pn_bval val,
+                           const miai_move *joint, uint32_t *count) {
     const pn_bits_tables *t = &d->bits;
-    val &= ~t->move_all;
-    for (uint32_t r = 0; r < d->n_roles; r++) val |= t->move_mask[d->move_off[r] + joint[r]];
+    for (int k = 0; k < PN_BITS_WORDS; k++) val.w[k] &= ~t->move_all.w[k];
+    for (uint32_t r = 0; r < d->n_roles; r++)
+        pn_bval_or(&val, &t->move_mask[d->move_off[r] + joint[r]]);
     val = pn_bits_eval(t, PROG_NEXT, val);
     for (uint32_t w = 0; w < d->base_words; w++) {
         uint64_t fresh = 0;
@@ -180,7 +218,8 @@ static uint64_t pn_bits_ply(const pn_data *d, pn_state *s, uint64_t val,
             fresh |= (uint64_t)pn_val(val, d->next_node[b]) << (b & 63);
         for (uint64_t x = s->bits[w] ^ fresh; x; x &= x - 1) {
             uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(x);
-            val ^= t->base_mask[b]; /* its BASE nodes flip */
+            for (int k = 0; k < PN_BITS_WORDS; k++) /* its BASE nodes flip */
+                val.w[k] ^= t->base_mask[b].w[k];
             miai_zxor(&s->head, d->zbase[b]);
         }
         s->bits[w] = fresh;
@@ -222,7 +261,7 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
                          uint32_t *bad) {
     const pn_data *d = g->data;
     pn_state *s = state;
-    uint64_t val = pn_bits_start(d, s);
+    pn_bval val = pn_bits_start(d, s);
     uint32_t count[MIAI_MAX_ROLES], plies = 0, tl = 0, nr = d->n_roles;
     miai_move joint[MIAI_MAX_ROLES];
     const uint64_t *lb = pn_legal_words(d, s);

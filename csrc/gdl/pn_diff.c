@@ -28,7 +28,8 @@
  * (but the lazy gates') against a plain evaluation of the whole net.  play() itself
  * (pn_play_diff) is one such ply from the state's evaluation, on nets of
  * PN_DIFF_PLAY_MIN_NODES nodes or more.  Nets of at most 64 nodes without a cycle go
- * to the one-word evaluation (pn_bits.c) instead, for playouts and play().
+ * to the word-parallel evaluation (pn_bits.c) instead, for playouts and play(), and
+ * nets of 65-128 nodes where it counts less work (pn_bits_choose).
  *
  * Working memory (one work block: dirty bits, next-state and legal bits, counts,
  * counters, node values) lives on the caller's stack: nothing is allocated per
@@ -896,7 +897,7 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
     if (engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, &engine);
     if (engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
     if (engine < MIAI_GDL_ENGINE_DIFF || engine > MIAI_GDL_ENGINE_DIFF_CLEAR) return MIAI_EINVAL;
-    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.enabled : !d->diff.enabled)
+    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.built : !d->diff.enabled)
         return MIAI_ELIMIT;
     size_t size = g->facts.state_size;
     uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
@@ -937,7 +938,9 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
 /* Keep the joint move on while the bases propagate, or clear it first (pn_diff_ply):
  * 16 playouts from the initial state each way with the same seed, and the way that
  * changed fewer nodes and walked fewer links wins.  Deterministic (a count, not a
- * clock), and both ways give the same moves and states, so only speed depends on it. */
+ * clock), and both ways give the same moves and states, so only speed depends on it.
+ * The same count per ply decides whether a net of 65-128 nodes uses the word-parallel
+ * evaluation instead (pn_bits_choose). */
 int pn_diff_calibrate(miai_game *g) {
     pn_data *d = g->data;
     if (!d->diff.enabled) return MIAI_OK;
@@ -947,15 +950,18 @@ int pn_diff_calibrate(miai_game *g) {
     if (init && s && before) {
         g->ops->init(g, init);
         pn_tally tally[2] = {{.before = before}, {.before = before}};
+        uint64_t plies = 0;
         for (int clear = 0; clear < 2; clear++) {
             miai_rng rng;
             miai_rng_seed(&rng, 12345);
             for (int k = 0; k < 16; k++) {
                 memcpy(s, init, size);
-                pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
+                plies += pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
             }
         }
         d->diff.clear_joint = tally[1].steps < tally[0].steps;
+        uint64_t best = tally[d->diff.clear_joint].steps;
+        pn_bits_choose(d, plies ? (double)best / ((double)plies / 2) : 0.0);
         rc = MIAI_OK;
     }
     free(init);

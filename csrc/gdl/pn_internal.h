@@ -22,8 +22,8 @@
 /* play() uses the differential engine from this many nodes up, the plain evaluation
  * below (measured, MCTS iterations per second: buttons, 47 nodes, 800 k plain against
  * 652 k differential; switches, 25 nodes, 4.5 M against 3.9 M; maze, 74 nodes, 374 k
- * against 487 k; Tic-tac-toe, 116 nodes, 178 k against 343 k) -- where the one-word
- * evaluation (pn_bits.c, up to PN_BITS_MAX_NODES) does not come first. */
+ * against 487 k; Tic-tac-toe, 116 nodes, 178 k against 343 k) -- where the
+ * word-parallel evaluation (pn_bits.c) does not come first. */
 #define PN_DIFF_PLAY_MIN_NODES 64u
 
 /* A node as evaluation reads it: one 12-byte record instead of three arrays. */
@@ -95,35 +95,48 @@ typedef struct {
     uint8_t clear_joint;
 } pn_diff_tables;
 
-/* pn_bits.c: nets of at most 64 nodes evaluated in one word. */
-#define PN_BITS_MAX_NODES 64u
+/* pn_bits.c: nets of at most 128 nodes evaluated in one or two words. */
+#define PN_BITS_WORDS 2
+#define PN_BITS_MAX_NODES (64u * PN_BITS_WORDS)
+/* Nets of at most this many nodes always use it; bigger ones when a ply evaluates at
+ * most PN_BITS_RATIO times as many gates as the differential engine changes nodes and
+ * walks links (pn_bits_choose). */
+#define PN_BITS_ALWAYS_NODES 64u
+#define PN_BITS_RATIO 1.5
 
-/* A gate of the one-word evaluation: node `node` becomes
+/* Node values, a bit per node (word 1 unused on nets of one word). */
+typedef struct {
+    uint64_t w[PN_BITS_WORDS];
+} pn_bval;
+
+/* A gate of the word-parallel evaluation: its node, `set`, becomes
  * (((values ^ flip) & mask) == want) ^ inv -- an AND of the nodes of mask (want = mask),
  * an OR (want = 0, inv = 1), a NOT (an AND of its input flipped). */
 typedef struct {
-    uint64_t mask, flip, want;
-    uint32_t node, inv;
+    pn_bval mask, flip, want, set;
+    uint64_t inv;
 } pn_bgate;
 
 /* A level of a program: gates [previous end, end) read only nodes of lower levels, so
  * they are evaluated from the same values (independent: the CPU overlaps them) and
  * their nodes, `mask`, written at once. */
 typedef struct {
-    uint64_t mask;
+    pn_bval mask;
     uint32_t end;
 } pn_blevel;
 
 typedef struct {
-    uint8_t enabled;     /* 0: the net is too big or has a cyclic range */
+    uint8_t built;       /* tables built: at most PN_BITS_MAX_NODES nodes, no cycle */
+    uint8_t enabled;     /* playouts and play() use it (pn_bits_choose) */
+    uint32_t words;      /* 1 or 2 */
     pn_bgate *gate[3];   /* the gates of the programs status, next and goal, by level */
     uint32_t n_gate[3];
     pn_blevel *level[3];
     uint32_t n_level[3];
-    uint64_t true_bits;  /* the TRUE nodes */
-    uint64_t move_all;   /* every INPUT and MOVESET node */
-    uint64_t *move_mask; /* [total_moves] the nodes a move makes true */
-    uint64_t *base_mask; /* [n_base] the BASE nodes of each base proposition */
+    pn_bval true_bits;   /* the TRUE nodes */
+    pn_bval move_all;    /* every INPUT and MOVESET node */
+    pn_bval *move_mask;  /* [total_moves] the nodes a move makes true */
+    pn_bval *base_mask;  /* [n_base] the BASE nodes of each base proposition */
 } pn_bits_tables;
 
 typedef struct {
@@ -205,6 +218,10 @@ int pn_mark_cone(const pn_data *d, const uint32_t *outs, uint32_t n_outs, uint8_
 
 /* pn_bits.c */
 int pn_bits_build(pn_data *d);
+/* Enables the tables built for a net of more than PN_BITS_ALWAYS_NODES nodes when its
+ * `next` and `status` gates are at most PN_BITS_RATIO x diff_work, the differential
+ * engine's node changes and links per ply (pn_diff_calibrate). */
+void pn_bits_choose(pn_data *d, double diff_work);
 void pn_bits_free(pn_bits_tables *t);
 void pn_play_bits(const miai_game *g, void *state, const miai_move *moves);
 uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
@@ -215,7 +232,8 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
 int pn_diff_build(pn_data *d);
 void pn_diff_free(pn_diff_tables *t);
 void pn_play_diff(const miai_game *g, void *state, const miai_move *moves);
-/* Sets diff.clear_joint: the way of the two that does less work on 16 playouts. */
+/* Sets diff.clear_joint, the way of the two that does less work on 16 playouts, and
+ * bits.enabled on nets of 65-128 nodes (pn_bits_choose). */
 int pn_diff_calibrate(miai_game *g);
 uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                          uint32_t trace_cap, uint32_t *trace_len);

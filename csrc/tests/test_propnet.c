@@ -202,19 +202,20 @@ static void guarded_moves_need_their_guard(void) {
     guarded_tiny(1);
 }
 
-/* A ladder of LADDER + 1 steps, big enough (102 nodes) for play() to use the
- * differential engine: role a "go"es up a step or "stay"s (not on the last step but
- * one, through a NOT), b has "noop"; terminal on the top step, where a gets 100.  Each
- * play is checked against the expected step, keys from scratch and the to_move rule;
- * playouts against the plain play (miai_gdl_playout_check). */
-enum { LADDER = 24 };
-
-static void ladder_plays_by_the_differential_engine(void) {
-    enum { K = LADDER, BASE0 = 2, GO = BASE0 + K + 1, STAY = GO + 1, NOOP = GO + 2,
-           AND0 = GO + 3, OR0 = AND0 + 2 * K, NOT0 = OR0 + K - 1, N = NOT0 + 1 };
+/* A ladder of K + 1 steps (4 K + 6 nodes): role a "go"es up a step or "stay"s (not on
+ * the last step but one, through a NOT), b has "noop"; terminal on the top step, where
+ * a gets 100.  Each play is checked against the expected step, keys from scratch and
+ * the to_move rule; playouts against the plain play (miai_gdl_playout_check).  With
+ * K = 32 (134 nodes) play() uses the differential engine (no word-parallel tables
+ * above 128 nodes); with K = 24 (102 nodes) both engines' playouts are checked, the
+ * word-parallel one on two words. */
+static void ladder_plays(const uint32_t K) {
+    const uint32_t BASE0 = 2, GO = BASE0 + K + 1, STAY = GO + 1, NOOP = GO + 2,
+                   AND0 = GO + 3, OR0 = AND0 + 2 * K, NOT0 = OR0 + K - 1, N = NOT0 + 1;
     uint8_t kind[N];
-    uint32_t arg[N] = {0}, first[N + 1], in[6 * K], next[K + 1]; /* 4K + 2(K - 1) + 1 */
+    uint32_t arg[N], first[N + 1], in[6 * K], next[K + 1]; /* 4K + 2(K - 1) + 1 */
     uint32_t e = 0;
+    memset(arg, 0, sizeof arg);
     for (uint32_t i = 0; i < N; i++) {
         first[i] = e;
         if (i < BASE0) kind[i] = i == 0 ? MIAI_PN_FALSE : MIAI_PN_TRUE;
@@ -239,7 +240,9 @@ static void ladder_plays_by_the_differential_engine(void) {
     next[0] = AND0 + 1;
     for (uint32_t k = 1; k < K; k++) next[k] = OR0 + k - 1;
     next[K] = AND0 + 2 * (K - 1);
-    uint8_t init[K + 1] = {1};
+    uint8_t init[K + 1];
+    memset(init, 0, sizeof init);
+    init[0] = 1;
     char texts[K + 1][16];
     const char *base_text[K + 1], *move_text[3] = {"go", "stay", "noop"};
     for (uint32_t k = 0; k <= K; k++) {
@@ -279,10 +282,26 @@ static void ladder_plays_by_the_differential_engine(void) {
     CHECK(miai_state_init(g, s) == MIAI_OK);
     CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF) > K);
     CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_DIFF_CLEAR) > K);
-    uint32_t len = 0; /* over 64 nodes: no one-word evaluation */
-    CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
+    int engine = -1;
+    CHECK(miai_gdl_playout_engine(g, &engine) == MIAI_OK);
+    if (N > 128) { /* no word-parallel tables: play() and playouts by the differential one */
+        uint32_t len = 0;
+        CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_BITS, &len) == MIAI_ELIMIT);
+        CHECK(engine == MIAI_GDL_ENGINE_DIFF || engine == MIAI_GDL_ENGINE_DIFF_CLEAR);
+    } else {
+        CHECK(longest_checked_playout(g, s, MIAI_GDL_ENGINE_BITS) > K);
+    }
+    CHECK(miai_gdl_playout_engine(NULL, &engine) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
+}
+
+static void ladder_plays_by_the_differential_engine(void) {
+    ladder_plays(32);
+}
+
+static void ladder_plays_on_two_words(void) {
+    ladder_plays(24);
 }
 
 static int create_fails(miai_gdl_desc *d) {
@@ -430,6 +449,7 @@ int main(void) {
         {"tiny_game_plays", tiny_game_plays},
         {"guarded_moves_need_their_guard", guarded_moves_need_their_guard},
         {"ladder_plays_by_the_differential_engine", ladder_plays_by_the_differential_engine},
+        {"ladder_plays_on_two_words", ladder_plays_on_two_words},
         {"malformed_descriptions_refused", malformed_descriptions_refused},
         {"big_net_uses_the_generic_loop", big_net_uses_the_generic_loop},
     };

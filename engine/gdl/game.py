@@ -84,7 +84,8 @@ class GdlGame(Game):
         when this net has no such engine (too big; "bits": a cyclic range too).
         ``engine``: "auto" (the one playouts use), "diff" (differential, the joint
         move kept on between plies), "diff-clear" (differential, the joint move
-        cleared before the bases propagate) or "bits" (one word, small nets).  Raises
+        cleared before the bases propagate) or "bits" (word-parallel, nets of at most 128
+        nodes without a cycle).  Raises
         CorruptStateError on a difference."""
         if not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
