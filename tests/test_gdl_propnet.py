@@ -179,13 +179,15 @@ def test_each_game_takes_the_cheaper_way_of_a_differential_ply() -> None:
     lightsout and Connect Four clear it (15% fewer); the nets of at most 64 nodes use
     the word-parallel evaluation, and those of 65-128 nodes when a ply evaluates at
     most 1.5x as many gates as the differential engine's count: maze (53 gates against
-    45 per ply) and blocks (36 against 55) do, Tic-tac-toe (70 against 24) does not."""
+    45 per ply), blocks (36 against 55) and nim1 (37 against 38) do, Tic-tac-toe (70
+    against 24) does not."""
     assert propnet("breakthrough.kif").playout_engine == "diff"
     assert propnet("lightsout.kif").playout_engine == "diff-clear"
     assert propnet("connectFour.kif").playout_engine == "diff-clear"
     assert propnet("buttons.kif").playout_engine == "bits"
     assert propnet("maze.kif").playout_engine == "bits"
     assert propnet("blocks.kif").playout_engine == "bits"
+    assert propnet("nim1.kif").playout_engine == "bits"
     assert propnet("tictactoe.kif").playout_engine == "diff"
 
 

@@ -10,9 +10,10 @@
  * left by the levels below, so they do not wait for each other (the CPU overlaps them;
  * one chain through the value word ran buttons 30 % slower), and its nodes are written
  * at once.  The sources are set by masks (the INPUT and MOVESET nodes a move makes
- * true, the BASE nodes of a base proposition that flips).  The evaluation is inlined
- * for one word and for two; a net of one word pays little for the second (the rest of
- * a ply handles both words: 4 % more instructions on buttons than a one-word build).
+ * true, the BASE nodes of a base proposition that flips).  On two words a level's gates
+ * come in four groups (pn_blevel) so that a gate whose inputs lie in one word tests
+ * that word only; a net of one word has its own loop (the rest of a ply handles both
+ * words: 4 % more instructions on buttons than a build for one word only).
  *
  * Why a third evaluation: on the smallest nets the differential engine's fixed cost per
  * ply (two waves, the dirty sweep, counters, watches) is most of a ply, and the plain
@@ -21,8 +22,9 @@
  * differential engine changes nodes and walks links per ply on the calibration
  * playouts (pn_bits_choose, pn_diff_calibrate: a count, not a clock).  Measured
  * (docs/benchmarks.md): onestep, switches, buttons 1.5-2x the differential engine;
- * blocks 1.9x and maze 1.2x with two words, nim1 5-10 % slower (chosen all the same:
- * 37 gates against 38), Tic-tac-toe 2.4x slower (70 gates against 24: not chosen).
+ * with two words blocks 2.4x, maze 1.6x, nim1 1.2x (gates per ply against the
+ * differential engine's count: 36/55, 53/45, 37/38), Tic-tac-toe 0.6x (70/24: not
+ * chosen), the repository's own tictactoe.kif 0.8x (76/38: not chosen).
  * Playouts and play() use it wherever it is enabled (pn_diff.c dispatches); the moves
  * are drawn exactly as miai_generic_playout draws them, and miai_gdl_playout_check
  * compares every ply with the plain play (on every net with the tables, chosen or not).
@@ -66,22 +68,26 @@ static int pn_bits_program(pn_data *d, int which, const uint8_t *depth, uint8_t 
     t->level[which] = malloc(sizeof(pn_blevel) * (max_depth ? max_depth : 1));
     if (!t->gate[which] || !t->level[which]) return MIAI_ENOMEM;
     for (uint8_t level = 1; level <= max_depth; level++) {
-        pn_blevel l = {.end = 0};
-        for (uint32_t p = 0; p < len; p++) {
-            uint32_t i = d->prog[which][p];
-            uint8_t k = d->kind[i];
-            if (!pn_is_gate(k) || depth[i] != level) continue; /* sources: set by masks */
-            pn_bgate g = {.inv = k == MIAI_PN_OR};
-            pn_bval_set(&g.set, i);
-            for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++)
-                pn_bval_set(&g.mask, d->in[e]);
-            if (k == MIAI_PN_NOT) g.flip = g.mask;
-            if (k != MIAI_PN_OR) g.want = g.mask;
-            t->gate[which][n++] = g;
-            pn_bval_set(&l.mask, i);
+        pn_blevel l = {.mask = {{0}}};
+        for (int group = 0; group < 4; group++) { /* pn_blevel's four groups */
+            for (uint32_t p = 0; p < len; p++) {
+                uint32_t i = d->prog[which][p];
+                uint8_t k = d->kind[i];
+                if (!pn_is_gate(k) || depth[i] != level) continue; /* sources: masks */
+                pn_bgate g = {.inv = k == MIAI_PN_OR};
+                pn_bval_set(&g.set, i);
+                for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++)
+                    pn_bval_set(&g.mask, d->in[e]);
+                int in0 = g.mask.w[0] != 0, in1 = g.mask.w[PN_BITS_WORDS - 1] != 0;
+                if ((in1 ? 2 + in0 : i >= 64) != group) continue;
+                if (k == MIAI_PN_NOT) g.flip = g.mask;
+                if (k != MIAI_PN_OR) g.want = g.mask;
+                t->gate[which][n++] = g;
+                pn_bval_set(&l.mask, i);
+            }
+            l.end[group] = n;
         }
-        l.end = n;
-        if (n > (t->n_level[which] ? t->level[which][t->n_level[which] - 1].end : 0))
+        if (n > (t->n_level[which] ? t->level[which][t->n_level[which] - 1].end[3] : 0))
             t->level[which][t->n_level[which]++] = l;
     }
     t->n_gate[which] = n;
@@ -93,7 +99,6 @@ int pn_bits_build(pn_data *d) {
     memset(t, 0, sizeof *t);
     uint32_t n = d->n_nodes;
     if (n > PN_BITS_MAX_NODES || d->n_ranges) return MIAI_OK; /* the other engines */
-    t->words = n > 64 ? 2 : 1;
     t->move_mask = calloc(d->total_moves ? d->total_moves : 1, sizeof(pn_bval));
     t->base_mask = calloc(d->n_base ? d->n_base : 1, sizeof(pn_bval));
     if (!t->move_mask || !t->base_mask) return MIAI_ENOMEM;
@@ -128,6 +133,7 @@ int pn_bits_build(pn_data *d) {
         default: break;
         }
     }
+    t->one_word = n <= 64;
     t->built = 1;
     t->enabled = n <= PN_BITS_ALWAYS_NODES;
     return MIAI_OK;
@@ -141,29 +147,52 @@ void pn_bits_choose(pn_data *d, double diff_work) {
 
 /* ---- evaluation ------------------------------------------------------------------ */
 
-/* The program on values v, W words of them (a constant where it is inlined: the loops
- * over words unroll, and one word costs one). */
+/* Whether gate g holds, its inputs in word k of v. */
+static inline uint64_t pn_gate_in(const pn_bgate *g, pn_bval v, int k) {
+    return (((v.w[k] ^ g->flip.w[k]) & g->mask.w[k]) == g->want.w[k]) ^ g->inv;
+}
+
+/* The program on a net of one word, a level at a time. */
 static inline __attribute__((always_inline)) pn_bval
-pn_bits_eval_words(const pn_bits_tables *t, int which, pn_bval v, const int W) {
+pn_bits_eval1(const pn_bits_tables *t, int which, pn_bval v) {
     const pn_bgate *g = t->gate[which];
     for (const pn_blevel *l = t->level[which], *le = l + t->n_level[which]; l < le; l++) {
-        uint64_t got[PN_BITS_WORDS] = {0}; /* the level's gates, all from the same v */
-        for (const pn_bgate *ge = t->gate[which] + l->end; g < ge; g++) {
-            uint64_t ok = 1;
-            for (int k = 0; k < W; k++)
-                ok &= ((v.w[k] ^ g->flip.w[k]) & g->mask.w[k]) == g->want.w[k];
-            ok ^= g->inv;
-            for (int k = 0; k < W; k++) got[k] |= g->set.w[k] & (0 - ok);
+        uint64_t got = 0; /* the level's gates, all from the same v */
+        for (const pn_bgate *e = t->gate[which] + l->end[0]; g < e; g++)
+            got |= g->set.w[0] & (0 - pn_gate_in(g, v, 0));
+        v.w[0] = (v.w[0] & ~l->mask.w[0]) | got;
+    }
+    return v;
+}
+
+/* The program on values v, a level at a time; a gate whose inputs lie in one word
+ * tests that word only and sets a bit of one word. */
+static inline __attribute__((always_inline)) pn_bval
+pn_bits_eval2(const pn_bits_tables *t, int which, pn_bval v) {
+    const pn_bgate *g = t->gate[which], *base = g;
+    for (const pn_blevel *l = t->level[which], *le = l + t->n_level[which]; l < le; l++) {
+        uint64_t got0 = 0, got1 = 0; /* the level's gates, all from the same v */
+        for (const pn_bgate *e = base + l->end[0]; g < e; g++)
+            got0 |= g->set.w[0] & (0 - pn_gate_in(g, v, 0));
+        for (const pn_bgate *e = base + l->end[1]; g < e; g++)
+            got1 |= g->set.w[1] & (0 - pn_gate_in(g, v, 0));
+        for (const pn_bgate *e = base + l->end[2]; g < e; g++)
+            got1 |= g->set.w[1] & (0 - pn_gate_in(g, v, 1));
+        for (const pn_bgate *e = base + l->end[3]; g < e; g++) {
+            uint64_t ok = ((((v.w[0] ^ g->flip.w[0]) & g->mask.w[0]) == g->want.w[0]) &
+                           (((v.w[1] ^ g->flip.w[1]) & g->mask.w[1]) == g->want.w[1])) ^
+                          g->inv;
+            got1 |= g->set.w[1] & (0 - ok);
         }
-        for (int k = 0; k < W; k++) v.w[k] = (v.w[k] & ~l->mask.w[k]) | got[k];
+        v.w[0] = (v.w[0] & ~l->mask.w[0]) | got0;
+        v.w[1] = (v.w[1] & ~l->mask.w[1]) | got1;
     }
     return v;
 }
 
 static inline __attribute__((always_inline)) pn_bval
 pn_bits_eval(const pn_bits_tables *t, int which, pn_bval v) {
-    return t->words == 1 ? pn_bits_eval_words(t, which, v, 1)
-                         : pn_bits_eval_words(t, which, v, PN_BITS_WORDS);
+    return t->one_word ? pn_bits_eval1(t, which, v) : pn_bits_eval2(t, which, v);
 }
 
 /* The values of the sources of state s, no move played (gates: 0). */

@@ -117,18 +117,19 @@ typedef struct {
     uint64_t inv;
 } pn_bgate;
 
-/* A level of a program: gates [previous end, end) read only nodes of lower levels, so
- * they are evaluated from the same values (independent: the CPU overlaps them) and
- * their nodes, `mask`, written at once. */
+/* A level of a program: its gates read only nodes of lower levels, so they are
+ * evaluated from the same values (independent: the CPU overlaps them) and their nodes,
+ * `mask`, written at once.  They come in four groups, ending at end[0..3]: inputs and
+ * node in word 0; inputs in word 0, node in word 1; inputs in word 1; inputs in both. */
 typedef struct {
     pn_bval mask;
-    uint32_t end;
+    uint32_t end[4];
 } pn_blevel;
 
 typedef struct {
     uint8_t built;       /* tables built: at most PN_BITS_MAX_NODES nodes, no cycle */
     uint8_t enabled;     /* playouts and play() use it (pn_bits_choose) */
-    uint32_t words;      /* 1 or 2 */
+    uint8_t one_word;    /* at most 64 nodes: word 1 and the last three groups unused */
     pn_bgate *gate[3];   /* the gates of the programs status, next and goal, by level */
     uint32_t n_gate[3];
     pn_blevel *level[3];
