@@ -266,23 +266,6 @@ void pn_play_bits(const miai_game *g, void *state, const miai_move *moves) {
     pn_bits_ply(d, s, pn_bits_start(d, s), joint, count);
 }
 
-/* The k-th set bit of the legal words in [lo, hi) (k < their count), minus lo. */
-static miai_move pn_kth_bit(const uint64_t *lb, uint32_t lo, uint32_t hi, uint32_t k) {
-    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
-        uint64_t x = lb[w];
-        if (w == lo >> 6) x &= ~0ULL << (lo & 63);
-        if (w == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
-        uint32_t c = pn_popcount(x);
-        if (k >= c) {
-            k -= c;
-            continue;
-        }
-        while (k--) x &= x - 1;
-        return (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
-    }
-    return 0; /* unreachable for k < count */
-}
-
 /* A random playout from state; with a shadow, each ply is also played by pn_play_plain
  * on it and the two states compared (*bad counts the differences). */
 uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
@@ -304,7 +287,7 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
         for (uint32_t r = 0; r < nr; r++) {
             uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
-                joint[r] = pn_kth_bit(lb, lo, hi, miai_rng_below(rng, count[r]));
+                joint[r] = pn_kth_bit(lb, d->guarded, 0, lo, hi, miai_rng_below(rng, count[r]));
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             } else { /* its only move: the first bit */
                 uint32_t w = lo >> 6;

@@ -616,27 +616,8 @@ static void pn_state_legal(const pn_wave *w, uint64_t *out) {
 /* The k-th legal move of role r (k < pn_role_count), in increasing order. */
 static miai_move pn_kth_legal(const pn_wave *w, uint32_t r, uint32_t k) {
     const pn_data *d = w->d;
-    const uint64_t *lb = w->legal, *gm = d->guarded;
-    uint64_t off = pn_guard_off(w, r);
-    uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
-    if (lo >> 6 == (hi - 1) >> 6) { /* one word: the k-th bit is in it, no count */
-        uint64_t x = lb[lo >> 6] & ~(gm[lo >> 6] & off) & ~0ULL << (lo & 63);
-        while (k--) x &= x - 1;
-        return (miai_move)((lo >> 6) * 64 + (uint32_t)__builtin_ctzll(x) - lo);
-    }
-    for (uint32_t word = lo >> 6; word <= (hi - 1) >> 6; word++) {
-        uint64_t x = lb[word] & ~(gm[word] & off);
-        if (word == lo >> 6) x &= ~0ULL << (lo & 63);
-        if (word == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
-        uint32_t c = pn_popcount(x);
-        if (k >= c) {
-            k -= c;
-            continue;
-        }
-        while (k--) x &= x - 1;
-        return (miai_move)(word * 64 + (uint32_t)__builtin_ctzll(x) - lo);
-    }
-    return 0; /* unreachable for k < count */
+    return pn_kth_bit(w->legal, d->guarded, pn_guard_off(w, r), d->move_off[r],
+                      d->move_off[r + 1], k);
 }
 
 /* The first legal move of role r (it has one). */

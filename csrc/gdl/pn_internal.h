@@ -206,6 +206,31 @@ static inline uint32_t pn_popcount(uint64_t x) {
 
 /* propnet.c: the plain play (the reference the differential engine must equal). */
 void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
+/* The k-th set bit of words[lo, hi) without the bits of drop & drop_on (k < their
+ * count), minus lo: a move drawn from legal-move bits (drop_on ~0 leaves out the
+ * guarded moves, pn_diff.c; 0 keeps every bit). */
+static inline miai_move pn_kth_bit(const uint64_t *words, const uint64_t *drop,
+                                   uint64_t drop_on, uint32_t lo, uint32_t hi, uint32_t k) {
+    if (lo >> 6 == (hi - 1) >> 6) { /* one word: the k-th bit is in it, no count */
+        uint64_t x = words[lo >> 6] & ~(drop[lo >> 6] & drop_on) & ~0ULL << (lo & 63);
+        while (k--) x &= x - 1;
+        return (miai_move)((lo >> 6) * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+    }
+    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
+        uint64_t x = words[w] & ~(drop[w] & drop_on);
+        if (w == lo >> 6) x &= ~0ULL << (lo & 63);
+        if (w == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
+        uint32_t c = pn_popcount(x);
+        if (k >= c) {
+            k -= c;
+            continue;
+        }
+        while (k--) x &= x - 1;
+        return (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+    }
+    return 0; /* unreachable for k < count */
+}
+
 /* propnet.c: to_move from each role's count of legal moves and terminal: MIAI_NOBODY
  * when over or a role has none, the one role with several, MIAI_SIMULTANEOUS for more,
  * else role 0 (gdl_api.h). */
