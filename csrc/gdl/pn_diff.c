@@ -917,7 +917,8 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
 }
 
 /* Keep the joint move on while the bases propagate, or clear it first (pn_diff_ply):
- * 16 playouts from the initial state each way with the same seed, and the way that
+ * 16 playouts from the initial state each way with the same seed (each cut short on a
+ * big net, below), and the way that
  * changed fewer nodes and walked fewer links wins.  Deterministic (a count, not a
  * clock), and both ways give the same moves and states, so only speed depends on it.
  * The same count per ply decides whether a net of 65-128 nodes uses the word-parallel
@@ -932,6 +933,12 @@ int pn_diff_calibrate(miai_game *g) {
         g->ops->init(g, init);
         pn_tally tally[2] = {{.before = before}, {.before = before}};
         uint64_t plies = 0;
+        /* The tally reads every node twice a ply: at most 2^22 / n plies a playout
+         * (othello's 200 k nodes: 20 plies; nets under 1,000 nodes: whole games), so
+         * a big net or a long game costs milliseconds, not seconds, at creation. */
+        uint32_t max_plies = g->facts.max_plies, cap = (1u << 22) / d->n_nodes;
+        cap = cap < 4 ? 4 : cap;
+        g->facts.max_plies = cap < max_plies ? cap : max_plies;
         for (int clear = 0; clear < 2; clear++) {
             miai_rng rng;
             miai_rng_seed(&rng, 12345);
@@ -940,6 +947,7 @@ int pn_diff_calibrate(miai_game *g) {
                 plies += pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
             }
         }
+        g->facts.max_plies = max_plies;
         d->diff.clear_joint = tally[1].steps < tally[0].steps;
         uint64_t best = tally[d->diff.clear_joint].steps;
         pn_bits_choose(d, plies ? (double)best / ((double)plies / 2) : 0.0);
