@@ -289,11 +289,8 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
                 joint[r] = pn_kth_bit(lb, d->guarded, 0, lo, hi, miai_rng_below(rng, count[r]));
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
-            } else { /* its only move: the first bit */
-                uint32_t w = lo >> 6;
-                uint64_t x = lb[w] & ~0ULL << (lo & 63);
-                while (!x) x = lb[++w];
-                joint[r] = (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+            } else {
+                joint[r] = pn_kth_bit(lb, d->guarded, 0, lo, hi, 0); /* its only move */
             }
         }
         if (shadow) pn_play_plain(g, shadow, joint);

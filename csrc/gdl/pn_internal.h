@@ -220,6 +220,7 @@ static inline miai_move pn_kth_bit(const uint64_t *words, const uint64_t *drop,
         uint64_t x = words[w] & ~(drop[w] & drop_on);
         if (w == lo >> 6) x &= ~0ULL << (lo & 63);
         if (w == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
+        if (k == 0 && x) return (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
         uint32_t c = pn_popcount(x);
         if (k >= c) {
             k -= c;
@@ -257,11 +258,11 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
 /* pn_diff.c */
 int pn_diff_build(pn_data *d);
 void pn_diff_free(pn_diff_tables *t);
-void pn_play_diff(const miai_game *g, void *state, const miai_move *moves);
+void pn_play(const miai_game *g, void *state, const miai_move *moves);
 /* Sets diff.clear_joint, the way of the two that does less work on 16 playouts, and
  * bits.enabled on nets of 65-128 nodes (pn_bits_choose). */
 int pn_diff_calibrate(miai_game *g);
-uint32_t pn_diff_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
-                         uint32_t trace_cap, uint32_t *trace_len);
+uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                    uint32_t trace_cap, uint32_t *trace_len);
 
 #endif

@@ -322,13 +322,13 @@ static void pn_destroy(miai_game *g) {
 static const miai_game_ops pn_ops = {
     .init = pn_init,
     .legal = pn_legal,
-    .play = pn_play_diff,
+    .play = pn_play,
     .rewards = pn_rewards,
     .key_full = pn_key_full,
     .move_to_text = pn_move_to_text,
     .move_from_text = pn_move_from_text,
     .render = pn_render,
-    .playout = pn_diff_playout,
+    .playout = pn_playout,
     .check = pn_check,
     .destroy = pn_destroy,
 };
