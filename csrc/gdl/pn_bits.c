@@ -44,10 +44,6 @@ void pn_bits_free(pn_bits_tables *t) {
     memset(t, 0, sizeof *t);
 }
 
-static int pn_is_gate(uint8_t k) {
-    return k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT;
-}
-
 static inline void pn_bval_set(pn_bval *v, uint32_t i) { v->w[i >> 6] |= 1ULL << (i & 63); }
 
 /* Node i's value (a select, not an index: v stays in registers). */

@@ -101,9 +101,7 @@ static int pn_find_lazy(pn_data *d) {
     if (rc != MIAI_OK) return rc;
     t->n_lazy = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint8_t k = d->kind[i];
-        t->is_lazy[i] = !t->is_lazy[i] && !t->range_id[i] &&
-                        (k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT);
+        t->is_lazy[i] = !t->is_lazy[i] && !t->range_id[i] && pn_is_gate(d->kind[i]);
         t->n_lazy += t->is_lazy[i];
     }
     t->lazy = malloc(sizeof *t->lazy * (t->n_lazy ? t->n_lazy : 1));

@@ -188,6 +188,11 @@ static inline uint8_t *pn_goal_bytes(const pn_data *d, pn_state *s) {
     return (uint8_t *)(s->bits + d->base_words + d->legal_words);
 }
 
+/* A gate (computed from inputs), not a source or a constant. */
+static inline int pn_is_gate(uint8_t kind) {
+    return kind == MIAI_PN_AND || kind == MIAI_PN_OR || kind == MIAI_PN_NOT;
+}
+
 static inline int pn_bit(const uint64_t *w, uint32_t i) {
     return (int)((w[i >> 6] >> (i & 63)) & 1u);
 }

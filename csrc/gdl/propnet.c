@@ -538,7 +538,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     if (d->op)
         for (uint32_t i = 0; i < n; i++) {
             uint8_t k = x->kind[i];
-            int gate = k == MIAI_PN_AND || k == MIAI_PN_OR || k == MIAI_PN_NOT;
+            int gate = pn_is_gate(k);
             d->op[i] = (pn_op){k, gate ? x->first_in[i] : x->arg[i], x->first_in[i + 1]};
         }
     d->input_role = malloc(sizeof(uint32_t) * (total ? total : 1));

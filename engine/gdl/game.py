@@ -97,7 +97,7 @@ class GdlGame(Game):
                                           PLAYOUT_ENGINES[engine], plies)
         if code == lib.MIAI_ELIMIT:
             return None
-        check(code, "differential playout against plain evaluation")
+        check(code, f"{engine!r} playout engine against the plain evaluation")
         return int(plies[0])
 
     def __repr__(self) -> str:
