@@ -131,6 +131,16 @@ def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
         assert run.stdout.split()[:3] == ["hex:size=5", spec, "tree"], run.stdout
 
 
+def test_callgrind_gdl_plays_its_playouts_without_valgrind() -> None:
+    run = run_script("callgrind_gdl.py", "--no-valgrind", "--playouts", "20", "tictactoe",
+                     "roshambo2")
+    assert run.returncode == 0, run.stderr
+    rows = [line.split() for line in run.stdout.splitlines()[1:]]
+    assert [r[0] for r in rows] == ["tictactoe", "roshambo2"]
+    assert 5 <= float(rows[0][4]) <= 9  # Tic-tac-toe: 5 to 9 plies a game
+    assert float(rows[1][4]) > 1
+
+
 def test_bench_gdl_prints_a_row_per_sheet_with_the_mcts_column() -> None:
     run = run_script("bench_gdl.py", "--seconds", "0.05", "--prover-seconds", "0.05",
                      "--mcts", "0.05", "tictactoe", "tests/gdl/connect4.kif")

@@ -136,8 +136,6 @@ def build(grounding: Grounding) -> FlatPropnet:
                 lits.append(negate(node_of(a)))
         net.ins[head].append(net.add(AND, lits))
 
-    for n in list(atom_node.values()):
-        _factor(net, n, t_node)
     next_node = [node_of(("next", t)) for t in base_terms]
     init_atoms = atoms("init")
     init = [1 if ("init", t) in init_atoms else 0 for t in base_terms]
@@ -151,10 +149,14 @@ def build(grounding: Grounding) -> FlatPropnet:
         if not (isinstance(a[2], str) and a[2].isdigit() and int(a[2]) <= 100):
             raise GdlCheckError(f"goal value must be a number in 0..100, not {to_text(a[2])}")
         goals.append((roles.index(a[1]), int(a[2]), node_of(a)))
+    ply = _cone(net, next_node + legal_node + [terminal])
+    for n in list(atom_node.values()):
+        _factor(net, n, t_node, FACTOR_DEEP_PLY if n in ply else FACTOR_DEEP_GOAL)
     stats = {"atoms": sum(len(v) for v in grounding.possible.values()),
              "ground_rules": len(grounding.instances), "raw_nodes": len(net.kind)}
     rep = _simplify(net)
     sets = _move_sets(net, rep)
+    stats["nested"] = _nest(net, rep, OR)
     legal_node, guard, guarded = _legal_guards(net, rep, legal_node,
                                                [len(ms) for ms in moves])
     outputs = next_node + legal_node + guard + [terminal] + [g[2] for g in goals]
@@ -175,46 +177,77 @@ def _root(rep: list[int], x: int) -> int:
     return root
 
 
-def _factor(net: _Net, n: int, t_node: int, depth: int = 0) -> None:
+# Literals _factor may visit for one atom's rules: taking the most shared literal out
+# again and again costs (rules x rounds); an atom of many rules stops early, unfactored.
+FACTOR_BUDGET = 500_000
+# After 4 rounds (or at depth 4), _factor takes a literal out only when at least this
+# many rules share it: in the gates a ply evaluates (differentially: an extra gate
+# between a literal and the atom is an extra change when it flips), and in the gates
+# only the goals need (evaluated whole, once, when a playout ends: fewer gates and
+# links always pay).  Measured, instructions per playout (docs/benchmarks.md): ply
+# gates at 16 against 2 or 6, bidding-tictactoe 1.02x against 1.09x the old depth
+# limit, knightwar 1.00x against 1.07x; guess 0.40x either way.
+FACTOR_DEEP_PLY = 16
+FACTOR_DEEP_GOAL = 2
+
+
+def _cone(net: _Net, outputs: list[int]) -> set[int]:
+    """The nodes the outputs read, directly or not."""
+    seen: set[int] = set()
+    todo = list(outputs)
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo.extend(net.ins[n])
+    return seen
+
+
+def _factor(net: _Net, n: int, t_node: int, deep: int, depth: int = 0) -> None:
     """OR_j (c AND b_j) = c AND OR_j b_j: take a literal shared by several rules of an
     atom out of the disjunction (frame axioms share their ``true`` literal).  All the
     literals common to every rule are taken out; otherwise the most shared literal is,
-    for the rules that have it."""
-    ands = net.ins[n]
-    if depth > 3 or len(ands) < 2:
-        return
-    group = [a for a in ands if net.kind[a] == AND]
-    if len(group) < 2:
-        return
-    counts: dict[int, int] = {}
-    for a in group:
-        for i in set(net.ins[a]):
-            counts[i] = counts.get(i, 0) + 1
-    best = max(counts.values())
-    if best < 2:
-        return
-    if best == len(ands):
-        common = {i for i, c in counts.items() if c == best}
-    else:
-        common = {min(i for i, c in counts.items() if c == best)}
-    shared = [a for a in group if common <= set(net.ins[a])]
-    others = [a for a in ands if a not in shared]
-    rest = []
-    for a in shared:
-        left = [i for i in net.ins[a] if i not in common]
-        if not left:  # one rule needs only the common part: the OR is true
-            rest = [t_node]
-            break
-        rest.append(left[0] if len(left) == 1 else net.add(AND, left))
-    disjunction = net.add(OR, rest)
-    _factor(net, disjunction, t_node, depth + 1)
-    factored = sorted(common) + [disjunction]
-    if not others:
-        net.kind[n] = AND
-        net.ins[n] = factored
-    else:
+    for the rules that have it, and again for the rules left; the disjunctions taken
+    out are factored in turn.  Four rounds (depth, counting both) take any literal
+    shared by two rules; then only one shared by ``deep`` rules (FACTOR_DEEP_PLY).  A
+    relation over pairs, ``(true (guess ?x)) (true (possible ?n)) (greater ?n ?x)``,
+    becomes an AND per guess of an OR of the possibles above it, which _nest chains."""
+    budget = FACTOR_BUDGET
+    while len(net.ins[n]) >= 2:
+        ands = net.ins[n]
+        group = [a for a in ands if net.kind[a] == AND]
+        if len(group) < 2:
+            return
+        counts: dict[int, int] = {}
+        for a in group:
+            for i in set(net.ins[a]):
+                counts[i] = counts.get(i, 0) + 1
+            budget -= len(net.ins[a])
+        best = max(counts.values())
+        if best < 2 or budget < 0 or (depth > 3 and best < deep):
+            return
+        if best == len(ands):
+            common = {i for i, c in counts.items() if c == best}
+        else:
+            common = {min(i for i, c in counts.items() if c == best)}
+        shared = [a for a in group if common <= set(net.ins[a])]
+        others = [a for a in ands if a not in shared]
+        rest = []
+        for a in shared:
+            left = [i for i in net.ins[a] if i not in common]
+            if not left:  # one rule needs only the common part: the OR is true
+                rest = [t_node]
+                break
+            rest.append(left[0] if len(left) == 1 else net.add(AND, left))
+        disjunction = net.add(OR, rest)
+        _factor(net, disjunction, t_node, deep, depth + 1)
+        factored = sorted(common) + [disjunction]
+        if not others:
+            net.kind[n] = AND
+            net.ins[n] = factored
+            return
         net.ins[n] = others + [net.add(AND, factored)]
-        _factor(net, n, t_node, depth + 1)
+        depth += 1
 
 
 def _move_sets(net: _Net, rep: list[int]) -> list[list[int]]:
@@ -244,6 +277,45 @@ def _move_sets(net: _Net, rep: list[int]) -> list[list[int]]:
         if len(net.ins[n]) == 1:
             rep[n] = net.ins[n][0]
     return sets
+
+
+# _nest reads a smaller gate of at least this many inputs (a smaller one saves a link
+# or two for a level more, which costs nim1 8 % more instructions a playout).
+NEST_MIN_INPUTS = 4
+
+
+def _nest(net: _Net, rep: list[int], kind: int) -> int:
+    """A gate of ``kind`` whose inputs hold all the inputs of a smaller one of that kind
+    reads the smaller one instead of them: B = OR(A, B - A) for A's inputs a subset of
+    B's (the largest such A).  Ranges of a linear order make nested sets (``greater``:
+    the ORs of the cells above each cell), whose links grow as the square of their
+    number; nested, each set holds one link to the next.  Returns how many gates now
+    read a smaller one.  A cycle can only appear where B was in one already (A's inputs
+    are B's)."""
+    def find(x: int) -> int:
+        return _root(rep, x)
+
+    gates = [n for n in range(len(net.kind))
+             if rep[n] == n and net.kind[n] == kind and len(net.ins[n]) >= NEST_MIN_INPUTS]
+    members = {n: frozenset(find(i) for i in net.ins[n]) for n in gates}
+    uses: Counter[int] = Counter(i for n in gates for i in members[n])
+    by_rarest: dict[int, list[int]] = {}
+    for a in gates:  # a can be inside b only if b holds a's least used input
+        by_rarest.setdefault(min(members[a], key=lambda i: (uses[i], i)), []).append(a)
+    nested: dict[int, list[int]] = {}
+    for b in gates:
+        mine, best = members[b], -1
+        for i in mine:
+            for a in by_rarest.get(i, ()):
+                size = len(members[a])
+                if (size < len(mine) and (best < 0 or size > len(members[best]))
+                        and members[a] <= mine):
+                    best = a
+        if best >= 0:
+            nested[b] = [best] + [i for i in net.ins[b] if find(i) not in members[best]]
+    for b, ins in nested.items():
+        net.ins[b] = ins
+    return len(nested)
 
 
 def _legal_guards(net: _Net, rep: list[int], legal_node: list[int],
