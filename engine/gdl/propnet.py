@@ -9,9 +9,11 @@ literals.  The optimiser then repeats, until nothing changes:
   a gate with one input is replaced by that input; NOT NOT x is x);
 - shared sub-expressions (two gates of one kind over the same inputs are one gate);
 
-before that, literals common to all the rules of an atom are factored out of the OR
-(``OR_j (c AND b_j) = c AND OR_j b_j``); and finally the nodes no output needs are
-removed (dead nodes).  Positive recursion in
+before that, literals shared by rules of an atom are factored out of the OR
+(``OR_j (c AND b_j) = c AND OR_j b_j``, _factor); after it, an OR whose inputs hold all
+those of a smaller OR reads that OR instead (_nest: nested ranges of a linear order,
+``greater``, cost links linear instead of quadratic in their length); and finally the
+nodes no output needs are removed (dead nodes).  Positive recursion in
 the rules can leave cycles; the nodes are ordered so that every node comes after its
 inputs, except inside a cycle, whose nodes form one contiguous *range* that C
 evaluates to its least fixpoint.  NOT never takes an input from its own range
