@@ -236,6 +236,19 @@ def test_differential_playouts_agree_with_plain_evaluation_slow(name: str) -> No
         check_playouts_along_a_game(propnet(name), random.Random(name), 20, engine)
 
 
+@pytest.mark.slow
+def test_quarto_keeps_the_differential_engine() -> None:
+    """quarto's is the biggest net a playout engine takes (260 k nodes; the
+    differential engine takes up to 262,144): an optimiser that grows it sends its
+    playouts to the generic loop, 140x slower (factoring did once: docs/benchmarks.md)."""
+    if not FULL:
+        pytest.skip("grounding takes 25 CPU s: run with MIAI_FULL=1")
+    game = load((SHARED / "quarto.kif").read_text(), name="quarto",
+                bounds=Bounds(time_limit=120.0, cpu_time=True))
+    assert game.playout_engine == "diff"
+    assert game.check_playout(game.initial_state(), seed=1) is not None
+
+
 def test_breakthrough_grounds_and_agrees_on_one_game() -> None:
     """One heavy sheet in CI too (the propnet target game of the issue)."""
     name = "breakthrough.kif"

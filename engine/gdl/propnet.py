@@ -179,18 +179,19 @@ def _root(rep: list[int], x: int) -> int:
     return root
 
 
-# Literals _factor may visit for one atom's rules: taking the most shared literal out
-# again and again costs (rules x rounds); an atom of many rules stops early, unfactored.
-FACTOR_BUDGET = 500_000
-# After 4 rounds (or at depth 4), _factor takes a literal out only when at least this
-# many rules share it: in the gates a ply evaluates (differentially: an extra gate
-# between a literal and the atom is an extra change when it flips), and in the gates
-# only the goals need (evaluated whole, once, when a playout ends: fewer gates and
-# links always pay).  Measured, instructions per playout (docs/benchmarks.md): ply
-# gates at 16 against 2 or 6, bidding-tictactoe 1.02x against 1.09x the old depth
-# limit, knightwar 1.00x against 1.07x; guess 0.40x either way.
-FACTOR_DEEP_PLY = 16
+# Past four rounds (depth 4), _factor goes on only while the rules sharing the literal
+# are pairs (each leaves one literal: the net only shrinks; a longer rule leaves an
+# AND, and the net grows -- quarto went over the differential engine's node limit),
+# and only while this many share it: in the gates a ply evaluates (differentially, a
+# gate between a literal and the atom is a change more whenever it flips), and in the
+# gates only the goals need (evaluated whole once a playout ends: fewer gates always
+# pay).  Measured, instructions per playout relative to four rounds
+# (docs/benchmarks.md): with 2 for the ply's gates knightwar 1.07x, snake2p 1.03x;
+# with 8 neither, and guess 0.39x, colonelBlotto 0.93x.
+FACTOR_DEEP_PLY = 8
 FACTOR_DEEP_GOAL = 2
+# Literals the rounds past four may visit for one atom (rules x rounds).
+FACTOR_BUDGET = 500_000
 
 
 def _cone(net: _Net, outputs: list[int]) -> set[int]:
@@ -211,7 +212,7 @@ def _factor(net: _Net, n: int, t_node: int, deep: int, depth: int = 0) -> None:
     literals common to every rule are taken out; otherwise the most shared literal is,
     for the rules that have it, and again for the rules left; the disjunctions taken
     out are factored in turn.  Four rounds (depth, counting both) take any literal
-    shared by two rules; then only one shared by ``deep`` rules (FACTOR_DEEP_PLY).  A
+    shared by two rules; then only one that ``deep`` pairs share (FACTOR_DEEP_PLY).  A
     relation over pairs, ``(true (guess ?x)) (true (possible ?n)) (greater ?n ?x)``,
     becomes an AND per guess of an OR of the possibles above it, which _nest chains."""
     budget = FACTOR_BUDGET
@@ -226,13 +227,15 @@ def _factor(net: _Net, n: int, t_node: int, deep: int, depth: int = 0) -> None:
                 counts[i] = counts.get(i, 0) + 1
             budget -= len(net.ins[a])
         best = max(counts.values())
-        if best < 2 or budget < 0 or (depth > 3 and best < deep):
+        if best < 2 or (depth > 3 and (best < deep or budget < 0)):
             return
         if best == len(ands):
             common = {i for i, c in counts.items() if c == best}
         else:
             common = {min(i for i, c in counts.items() if c == best)}
         shared = [a for a in group if common <= set(net.ins[a])]
+        if depth > 3 and any(len(net.ins[a]) != 2 for a in shared):
+            return  # past four rounds, pairs only
         others = [a for a in ands if a not in shared]
         rest = []
         for a in shared:
