@@ -1,5 +1,6 @@
-"""Strongly connected components (Tarjan's algorithm, iterative so deep graphs cannot
-overflow Python's stack), in dependency order."""
+"""Graph walks of the GDL pipeline: the nodes reachable from some starts, and strongly
+connected components (Tarjan's algorithm, iterative so deep graphs cannot overflow
+Python's stack), in dependency order."""
 
 from __future__ import annotations
 
@@ -7,6 +8,18 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
 N = TypeVar("N", bound=Hashable)
+
+
+def reachable(starts: Iterable[N], succ: Callable[[N], Iterable[N]]) -> set[N]:
+    """The starts and every node reachable from them."""
+    seen: set[N] = set()
+    todo = list(starts)
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo.extend(succ(n))
+    return seen
 
 
 def strongly_connected(nodes: Sequence[N], succ: Callable[[N], Iterable[N]]) -> list[list[N]]:

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.gdl.errors import GdlCheckError
-from engine.gdl.graph import strongly_connected
+from engine.gdl.graph import reachable, strongly_connected
 from engine.gdl.ground import Grounding
 from engine.gdl.terms import Term, name_of, to_text
 
@@ -151,7 +151,7 @@ def build(grounding: Grounding) -> FlatPropnet:
         if not (isinstance(a[2], str) and a[2].isdigit() and int(a[2]) <= 100):
             raise GdlCheckError(f"goal value must be a number in 0..100, not {to_text(a[2])}")
         goals.append((roles.index(a[1]), int(a[2]), node_of(a)))
-    ply = _cone(net, next_node + legal_node + [terminal])
+    ply = reachable(next_node + legal_node + [terminal], lambda n: net.ins[n])
     for n in list(atom_node.values()):
         _factor(net, n, t_node, FACTOR_DEEP_PLY if n in ply else FACTOR_DEEP_GOAL)
     stats = {"atoms": sum(len(v) for v in grounding.possible.values()),
@@ -192,18 +192,6 @@ FACTOR_DEEP_PLY = 8
 FACTOR_DEEP_GOAL = 2
 # Literals the rounds past four may visit for one atom (rules x rounds).
 FACTOR_BUDGET = 500_000
-
-
-def _cone(net: _Net, outputs: list[int]) -> set[int]:
-    """The nodes the outputs read, directly or not."""
-    seen: set[int] = set()
-    todo = list(outputs)
-    while todo:
-        n = todo.pop()
-        if n not in seen:
-            seen.add(n)
-            todo.extend(net.ins[n])
-    return seen
 
 
 def _factor(net: _Net, n: int, t_node: int, deep: int, depth: int = 0) -> None:
@@ -448,14 +436,7 @@ def _flatten(net: _Net, rep: list[int], outputs: list[int], base_terms: list[Ter
     def r(x: int) -> int:
         return _root(rep, x)
 
-    live: set[int] = {0, 1}
-    todo = [r(o) for o in outputs]
-    while todo:
-        n = todo.pop()
-        if n in live:
-            continue
-        live.add(n)
-        todo.extend(r(i) for i in net.ins[n])
+    live = reachable([0, 1] + [r(o) for o in outputs], lambda n: [r(i) for i in net.ins[n]])
     order_nodes = [n for n in range(len(net.kind)) if n in live]
     comps = strongly_connected(order_nodes, lambda n: [r(i) for i in net.ins[n]])
     new_index: dict[int, int] = {0: 0, 1: 1}

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from engine.gdl.checks import Program, load_program
+from engine.gdl.graph import reachable
 from engine.gdl.terms import Rule, Term, args_of, is_ground, match, name_of, substitute, variables
 
 State = frozenset
@@ -141,13 +142,7 @@ class Prover:
     def _plan(self, targets: frozenset[str]) -> list[list[str]]:
         plan = self._needs.get(targets)
         if plan is None:
-            need: set[str] = set()
-            todo = list(targets)
-            while todo:
-                n = todo.pop()
-                if n not in need:
-                    need.add(n)
-                    todo.extend(self.program.depends.get(n, ()))
+            need = reachable(targets, lambda n: self.program.depends.get(n, ()))
             plan = [[n for n in comp if n in need and n in self.program.dynamic]
                     for comp in self.program.components]
             plan = [c for c in plan if c]
