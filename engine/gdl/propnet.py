@@ -158,7 +158,7 @@ def build(grounding: Grounding) -> FlatPropnet:
              "ground_rules": len(grounding.instances), "raw_nodes": len(net.kind)}
     rep = _simplify(net)
     sets = _move_sets(net, rep)
-    stats["nested"] = _nest(net, rep, OR)
+    stats["nested"] = _nest(net, rep)
     legal_node, guard, guarded = _legal_guards(net, rep, legal_node,
                                                [len(ms) for ms in moves])
     outputs = next_node + legal_node + guard + [terminal] + [g[2] for g in goals]
@@ -190,7 +190,8 @@ def _root(rep: list[int], x: int) -> int:
 # with 8 neither, and guess 0.39x, colonelBlotto 0.93x.
 FACTOR_DEEP_PLY = 8
 FACTOR_DEEP_GOAL = 2
-# Literals the rounds past four may visit for one atom (rules x rounds).
+# Literals _factor reads for one atom (rules x rounds); past four rounds it stops once
+# they are spent.
 FACTOR_BUDGET = 500_000
 
 
@@ -272,15 +273,15 @@ def _move_sets(net: _Net, rep: list[int]) -> list[list[int]]:
     return sets
 
 
-# _nest reads a smaller gate of at least this many inputs (a smaller one saves a link
+# _nest reads a smaller OR of at least this many inputs (a smaller one saves a link
 # or two for a level more, which costs nim1 8 % more instructions a playout).
 NEST_MIN_INPUTS = 4
 
 
-def _nest(net: _Net, rep: list[int], kind: int) -> int:
-    """A gate of ``kind`` whose inputs hold all the inputs of a smaller one of that kind
-    reads the smaller one instead of them: B = OR(A, B - A) for A's inputs a subset of
-    B's (the largest such A).  Ranges of a linear order make nested sets (``greater``:
+def _nest(net: _Net, rep: list[int]) -> int:
+    """An OR whose inputs hold all the inputs of a smaller OR reads the smaller one
+    instead of them: B = OR(A, B - A) for A's inputs a subset of B's (the largest such
+    A).  Ranges of a linear order make nested sets (``greater``:
     the ORs of the cells above each cell), whose links grow as the square of their
     number; nested, each set holds one link to the next.  Returns how many gates now
     read a smaller one.  A cycle can only appear where B was in one already (A's inputs
@@ -289,7 +290,7 @@ def _nest(net: _Net, rep: list[int], kind: int) -> int:
         return _root(rep, x)
 
     gates = [n for n in range(len(net.kind))
-             if rep[n] == n and net.kind[n] == kind and len(net.ins[n]) >= NEST_MIN_INPUTS]
+             if rep[n] == n and net.kind[n] == OR and len(net.ins[n]) >= NEST_MIN_INPUTS]
     members = {n: frozenset(find(i) for i in net.ins[n]) for n in gates}
     uses: Counter[int] = Counter(i for n in gates for i in members[n])
     by_rarest: dict[int, list[int]] = {}
