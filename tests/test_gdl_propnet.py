@@ -106,6 +106,10 @@ def test_propnet_agrees_with_prover_quick(name: str) -> None:
 
 
 SLOW = [n for n in GROUNDED if n not in QUICK]
+# The prover cannot be the oracle here: building colonelBlotto's game (its static
+# relations) took over 5 minutes and one game over 15 (2026-11-26); the differential
+# tests below still check its net's engines against the plain evaluation.
+PROVER_TOO_SLOW = {"colonelBlotto.kif"}
 
 
 @pytest.mark.slow
@@ -113,6 +117,8 @@ SLOW = [n for n in GROUNDED if n not in QUICK]
 def test_propnet_agrees_with_prover_slow(name: str) -> None:
     if not FULL:
         pytest.skip("grounding takes seconds: run with MIAI_FULL=1")
+    if name in PROVER_TOO_SLOW:
+        pytest.skip("the prover does not build this game in minutes")
     rng = random.Random(name)
     for _ in range(GAMES_FULL.get(name, 200)):
         compare_random_game(propnet(name), prover(name), rng, 100_000)
