@@ -65,15 +65,12 @@ def count(name: str, playouts: int, workdir: Path,
             "--toggle-collect=miai_playouts"]
     out = subprocess.run(tool + inner if valgrind else inner, capture_output=True,
                          text=True, check=True)
-    if not valgrind:
-        plies = re.search(r"plies (\d+)", out.stdout)
-        return len(net.kind), len(net.inputs), 0, int(plies.group(1)) / playouts if plies else 0
-    collected = re.search(r"Collected : (\d+)", out.stderr)
     plies = re.search(r"plies (\d+)", out.stdout)
-    if not collected or not plies:
-        raise RuntimeError(f"{name}: no count from valgrind:\n{out.stderr[-2000:]}")
-    return (len(net.kind), len(net.inputs), int(collected.group(1)) // playouts,
-            int(plies.group(1)) / playouts)
+    collected = re.search(r"Collected : (\d+)", out.stderr) if valgrind else None
+    if not plies or (valgrind and not collected):
+        raise RuntimeError(f"{name}: no count from the playouts:\n{out.stderr[-2000:]}")
+    instructions = int(collected.group(1)) // playouts if collected else 0
+    return len(net.kind), len(net.inputs), instructions, int(plies.group(1)) / playouts
 
 
 def main(argv: list[str] | None = None) -> int:
