@@ -53,10 +53,11 @@ def child(net_file: str, playouts: int) -> None:
     print(f"plies {result.plies}")
 
 
-def count(name: str, playouts: int, workdir: Path,
-          valgrind: bool = True) -> tuple[int, int, int, float]:
+def count(name: str, playouts: int, workdir: Path, valgrind: bool = True,
+          split: bool = True) -> tuple[int, int, int, float]:
     """(nodes, edges, instructions per playout, plies per playout) of one sheet."""
-    net = build(ground(load_program(sheet_path(name).read_text()), Bounds(time_limit=1e6)))
+    net = build(ground(load_program(sheet_path(name).read_text()), Bounds(time_limit=1e6),
+                       split=split))
     net_file = workdir / "net.pkl"
     with open(net_file, "wb") as f:
         pickle.dump(net, f)
@@ -81,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="playouts counted per sheet (seed 1)")
     parser.add_argument("--no-valgrind", action="store_true",
                         help="run the playouts directly (no count)")
+    parser.add_argument("--no-split", action="store_true",
+                        help="ground every rule whole (no decomposition)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -95,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{'plies/playout':>14s}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sheets:
-            nodes, edges, instructions, plies = count(name, args.playouts, Path(tmp),
-                                                      not args.no_valgrind)
+            nodes, edges, instructions, plies = count(
+                name, args.playouts, Path(tmp), not args.no_valgrind, not args.no_split)
             print(f"{Path(name).stem:24s} {nodes:>7d} {edges:>8d} {instructions:>14,d} "
                   f"{plies:>14.1f}", flush=True)
     return 0

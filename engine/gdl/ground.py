@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from engine.gdl.checks import Program
+from engine.gdl.decompose import Splitter
 from engine.gdl.errors import GroundingLimitError
 from engine.gdl.graph import strongly_connected
 from engine.gdl.terms import Rule, Term, match, name_of, variables
@@ -39,6 +40,10 @@ class Bounds:
 
 
 DEFAULT_BOUNDS = Bounds()
+# A rule is grounded decomposed when that costs this many times less (ground literals):
+# the optimiser shrinks a whole rule's instances too (factoring), so a small gain in
+# ground literals is none in the net (measured: docs/benchmarks.md).
+SPLIT_GAIN = 2.0
 
 
 @dataclass
@@ -56,6 +61,7 @@ class Grounding:
     possible: dict[str, dict[Term, None]]   # dynamic relation -> possible ground atoms
     static: dict[str, dict[Term, None]]     # static relation -> true ground atoms
     instances: list[Instance]
+    split_rules: int = 0                    # rules grounded decomposed
 
 
 class _Relation:
@@ -244,8 +250,14 @@ def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str],
 
 
 class Grounder:
-    def __init__(self, program: Program, bounds: Bounds = DEFAULT_BOUNDS) -> None:
+    def __init__(self, program: Program, bounds: Bounds = DEFAULT_BOUNDS,
+                 split: bool = True) -> None:
         self.program = program
+        self.splitter = Splitter(program) if split else None
+        self.aux_cost: dict[str, int] = {}          # aux relations grounded: their cost
+        self.aux_instances: dict[str, list[Instance]] = {}
+        self.aux_used: set[str] = set()             # those an instantiated rule reads
+        self.split_rules = 0
         self.bounds = bounds
         self.dynamic = set(program.dynamic)
         self.rels: dict[str, _Relation] = {}
@@ -272,10 +284,11 @@ class Grounder:
                 f"grounding took longer than {self.bounds.time_limit:g} s"
                 + (" of CPU time" if self.bounds.cpu_time else ""))
 
-    def join(self, steps: list[Step], delta: list[Term] | None,
-             exact: bool) -> list[dict[str, Term]]:
+    def join(self, steps: list[Step], delta: list[Term] | None, exact: bool,
+             limit: int | None = None) -> list[dict[str, Term]] | None:
         """All bindings satisfying the steps.  ``exact``: negated dynamic literals are
-        checked against the possible atoms too (only used for static relations)."""
+        checked against the possible atoms too (only used for static relations).
+        None when a step makes more than ``limit`` partial bindings."""
         envs: list[dict[str, Term]] = [{}]
         for step in steps:
             out: list[dict[str, Term]] = []
@@ -310,6 +323,8 @@ class Grounder:
             envs = out
             if not envs:
                 break
+            if limit is not None and len(envs) > limit:
+                return None
         return envs
 
     def _add(self, atom: Term) -> bool:
@@ -342,7 +357,7 @@ class Grounder:
             delta: dict[str, list[Term]] = {n: [] for n in comp}
             for rule in rules:
                 head = _builder(rule.head)
-                for env in self.join(_plan(rule.body, None, self.dynamic), None, exact):
+                for env in self.join(_plan(rule.body, None, self.dynamic), None, exact) or []:
                     atom = head(env)
                     if self._add(atom):
                         delta[name_of(atom)].append(atom)
@@ -365,11 +380,79 @@ class Grounder:
                     if not delta[name]:
                         continue
                     head = _builder(rule.head)
-                    for env in self.join(steps, delta[name], exact):
+                    for env in self.join(steps, delta[name], exact) or []:
                         atom = head(env)
                         if self._add(atom):
                             new[name_of(atom)].append(atom)
                 delta = new
+
+    def _instances(self, rule: Rule, envs: list[dict[str, Term]]) -> list[Instance]:
+        """The ground instances of ``rule`` for its bindings: the head and the dynamic
+        literals (static ones were decided by the join)."""
+        dyn_pos = [b for b in rule.body if not (isinstance(b, tuple) and b[0] in (
+            "not", "distinct")) and name_of(b) in self.dynamic]
+        dyn_neg = [b[1] for b in rule.body if isinstance(b, tuple) and b[0] == "not"
+                   and name_of(b[1]) in self.dynamic]
+        head = _builder(rule.head)
+        pos = [_builder(b) for b in dyn_pos]
+        neg = [_builder(b) for b in dyn_neg]
+        return [Instance(head(env), tuple([b(env) for b in pos]),
+                         tuple([b(env) for b in neg])) for env in envs]
+
+    def _cost(self, rule: Rule, n_envs: int) -> int:
+        """What a rule's grounding puts in the propnet: its instances, each an AND
+        with an input per dynamic literal."""
+        dyn = sum(1 for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")
+                  and name_of(b[1] if isinstance(b, tuple) and b[0] == "not" else b)
+                  in self.dynamic)
+        return n_envs * (1 + dyn)
+
+    def _aux(self, name: str, limit: int) -> int | None:
+        """Ground the aux relation ``name`` (its inner ones are already): its atoms
+        into the relations, its instances kept; its cost, or None past ``limit``."""
+        if name in self.aux_cost:
+            return 0 if name in self.aux_used else self.aux_cost[name]
+        assert self.splitter is not None
+        rule = self.splitter.rules[name]
+        if any(name_of(b[1] if isinstance(b, tuple) and b[0] == "not" else b) in self.dynamic
+               for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")):
+            self.dynamic.add(name)
+        dynamic = name in self.dynamic
+        envs = self.join(_plan(rule.body, None, self.dynamic), None, not dynamic, limit)
+        if envs is None:
+            self.dynamic.discard(name)
+            return None
+        head, rel = _builder(rule.head), self.rel(name)
+        for env in envs:
+            rel.add(head(env))
+        self.aux_cost[name] = self._cost(rule, len(envs))
+        self.aux_instances[name] = self._instances(rule, envs) if dynamic else []
+        return self.aux_cost[name]
+
+    def _cheapest(self, rule: Rule, envs: list[dict[str, Term]]
+                  ) -> tuple[Rule, list[dict[str, Term]], list[str]]:
+        """The rule or one of its decompositions, whichever costs least (a
+        decomposition by SPLIT_GAIN at least), with its bindings and aux relations."""
+        assert self.splitter is not None
+        best_cost = self._cost(rule, len(envs))
+        best: tuple[Rule, list[dict[str, Term]], list[str]] = (rule, envs, [])
+        if not envs:
+            return best
+        for top, auxes in self.splitter.candidates(rule):
+            limit = int(best_cost / SPLIT_GAIN)
+            total = 0
+            for name in auxes:
+                cost = self._aux(name, limit)
+                if cost is None:
+                    break
+                total += cost
+            else:
+                top_envs = self.join(_plan(top.body, None, self.dynamic), None, False, limit)
+                if top_envs is not None:
+                    total += self._cost(top, len(top_envs))
+                    if total * SPLIT_GAIN <= best_cost:
+                        best_cost, best = total, (top, top_envs, auxes)
+        return best
 
     def instantiate(self) -> list[Instance]:
         out: list[Instance] = []
@@ -377,28 +460,33 @@ class Grounder:
             if head_name not in self.dynamic:
                 continue
             for rule in self.program.by_head.get(head_name, []):
-                steps = _plan(rule.body, None, self.dynamic)
-                dyn_pos = [b for b in rule.body if not (isinstance(b, tuple) and b[0] in (
-                    "not", "distinct")) and name_of(b) in self.dynamic]
-                dyn_neg = [b[1] for b in rule.body if isinstance(b, tuple) and b[0] == "not"
-                           and name_of(b[1]) in self.dynamic]
-                head = _builder(rule.head)
-                pos = [_builder(b) for b in dyn_pos]
-                neg = [_builder(b) for b in dyn_neg]
-                for env in self.join(steps, None, False):
-                    out.append(Instance(head(env), tuple([b(env) for b in pos]),
-                                        tuple([b(env) for b in neg])))
-                    if len(out) > self.bounds.max_instances:
-                        raise GroundingLimitError(
-                            f"more than {self.bounds.max_instances} ground rules")
+                envs = self.join(_plan(rule.body, None, self.dynamic), None, False)
+                assert envs is not None
+                auxes: list[str] = []
+                if self.splitter is not None:
+                    rule, envs, auxes = self._cheapest(rule, envs)
+                    self.split_rules += bool(auxes)
+                for name in auxes:
+                    if name not in self.aux_used:
+                        self.aux_used.add(name)
+                        self.n_atoms += len(self.rel(name).atoms)
+                        out.extend(self.aux_instances[name])
+                out.extend(self._instances(rule, envs))
+                if len(out) > self.bounds.max_instances:
+                    raise GroundingLimitError(
+                        f"more than {self.bounds.max_instances} ground rules")
         return out
 
 
-def ground(program: Program, bounds: Bounds = DEFAULT_BOUNDS) -> Grounding:
-    """Ground a checked program within ``bounds`` (GroundingLimitError past them)."""
-    g = Grounder(program, bounds)
+def ground(program: Program, bounds: Bounds = DEFAULT_BOUNDS,
+           split: bool = True) -> Grounding:
+    """Ground a checked program within ``bounds`` (GroundingLimitError past them).
+    ``split``: a rule may be grounded decomposed (engine/gdl/decompose.py) where that
+    makes fewer ground literals."""
+    g = Grounder(program, bounds, split)
     g.fixpoint()
     instances = g.instantiate()
-    possible = {n: r.atoms for n, r in g.rels.items() if n in g.dynamic}
-    static = {n: r.atoms for n, r in g.rels.items() if n not in g.dynamic}
-    return Grounding(program, possible, static, instances)
+    unused = set(g.aux_cost) - g.aux_used
+    possible = {n: r.atoms for n, r in g.rels.items() if n in g.dynamic and n not in unused}
+    static = {n: r.atoms for n, r in g.rels.items() if n not in g.dynamic | unused}
+    return Grounding(program, possible, static, instances, g.split_rules)

@@ -155,7 +155,8 @@ def build(grounding: Grounding) -> FlatPropnet:
     for n in list(atom_node.values()):
         _factor(net, n, t_node, FACTOR_DEEP_PLY if n in ply else FACTOR_DEEP_GOAL)
     stats = {"atoms": sum(len(v) for v in grounding.possible.values()),
-             "ground_rules": len(grounding.instances), "raw_nodes": len(net.kind)}
+             "ground_rules": len(grounding.instances), "split_rules": grounding.split_rules,
+             "raw_nodes": len(net.kind)}
     rep = _simplify(net)
     sets = _move_sets(net, rep)
     stats["nested"] = _nest(net, rep)
