@@ -44,6 +44,9 @@ DEFAULT_BOUNDS = Bounds()
 # the optimiser shrinks a whole rule's instances too (factoring), so a small gain in
 # ground literals is none in the net (measured: docs/benchmarks.md).
 SPLIT_GAIN = 2.0
+# Partial bindings a static aux relation's join may make (its atoms cost nothing in the
+# net, so the rule's budget does not bound it; this bounds the grounding time).
+STATIC_AUX_LIMIT = 200_000
 
 
 @dataclass
@@ -399,17 +402,17 @@ class Grounder:
         return [Instance(head(env), tuple([b(env) for b in pos]),
                          tuple([b(env) for b in neg])) for env in envs]
 
-    def _cost(self, rule: Rule, n_envs: int) -> int:
-        """What a rule's grounding puts in the propnet: its instances, each an AND
-        with an input per dynamic literal."""
-        dyn = sum(1 for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")
-                  and name_of(b[1] if isinstance(b, tuple) and b[0] == "not" else b)
-                  in self.dynamic)
-        return n_envs * (1 + dyn)
+    def _weight(self, rule: Rule) -> int:
+        """What one ground instance of a rule puts in the propnet: an AND, with an
+        input per dynamic literal."""
+        return 1 + sum(1 for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")
+                       and name_of(b[1] if isinstance(b, tuple) and b[0] == "not" else b)
+                       in self.dynamic)
 
-    def _aux(self, name: str, limit: int) -> int | None:
+    def _aux(self, name: str, budget: int) -> int | None:
         """Ground the aux relation ``name`` (its inner ones are already): its atoms
-        into the relations, its instances kept; its cost, or None past ``limit``."""
+        into the relations, its instances kept; its cost (instances x weight), or None
+        past ``budget`` (or when a join step makes more partial bindings than that)."""
         if name in self.aux_cost:
             return 0 if name in self.aux_used else self.aux_cost[name]
         assert self.splitter is not None
@@ -418,40 +421,45 @@ class Grounder:
                for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")):
             self.dynamic.add(name)
         dynamic = name in self.dynamic
-        envs = self.join(_plan(rule.body, None, self.dynamic), None, not dynamic, limit)
-        if envs is None:
+        # a static aux relation is decided in the grounding: nothing of it is in the net
+        weight = self._weight(rule) if dynamic else 0
+        envs = self.join(_plan(rule.body, None, self.dynamic), None, not dynamic,
+                         budget if dynamic else STATIC_AUX_LIMIT)
+        if envs is None or len(envs) * weight > budget:
             self.dynamic.discard(name)
             return None
         head, rel = _builder(rule.head), self.rel(name)
         for env in envs:
             rel.add(head(env))
-        self.aux_cost[name] = self._cost(rule, len(envs))
+        self.aux_cost[name] = len(envs) * weight
         self.aux_instances[name] = self._instances(rule, envs) if dynamic else []
         return self.aux_cost[name]
 
     def _cheapest(self, rule: Rule, envs: list[dict[str, Term]]
                   ) -> tuple[Rule, list[dict[str, Term]], list[str]]:
         """The rule or one of its decompositions, whichever costs least (a
-        decomposition by SPLIT_GAIN at least), with its bindings and aux relations."""
+        decomposition by SPLIT_GAIN at least), with its bindings and aux relations.
+        A decomposition's joins stop once it costs more than that (kalaha_2009's
+        rejected candidates took 6 s run to the end)."""
         assert self.splitter is not None
-        best_cost = self._cost(rule, len(envs))
+        best_cost = len(envs) * self._weight(rule)
         best: tuple[Rule, list[dict[str, Term]], list[str]] = (rule, envs, [])
         if not envs:
             return best
         for top, auxes in self.splitter.candidates(rule):
-            limit = int(best_cost / SPLIT_GAIN)
+            budget = int(best_cost / SPLIT_GAIN)
             total = 0
-            for name in auxes:
-                cost = self._aux(name, limit)
-                if cost is None:
+            for name in auxes:  # a join may make `budget` partial bindings
+                cost = self._aux(name, budget)
+                if cost is None or total + cost > budget:
                     break
                 total += cost
             else:
-                top_envs = self.join(_plan(top.body, None, self.dynamic), None, False, limit)
-                if top_envs is not None:
-                    total += self._cost(top, len(top_envs))
-                    if total * SPLIT_GAIN <= best_cost:
-                        best_cost, best = total, (top, top_envs, auxes)
+                weight = self._weight(top)
+                top_envs = self.join(_plan(top.body, None, self.dynamic), None, False, budget)
+                if top_envs is not None and total + len(top_envs) * weight <= budget:
+                    best_cost = total + len(top_envs) * weight
+                    best = (top, top_envs, auxes)
         return best
 
     def instantiate(self) -> list[Instance]:
