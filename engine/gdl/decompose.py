@@ -1,4 +1,4 @@
-"""Rule decomposition before grounding: fewer, smaller ground rules for the same game.
+"""Rule decomposition for the grounder: fewer, smaller ground rules for the same game.
 
 A rule is grounded over every binding of its variables, so its cost grows with the
 product of their domains.  When a body variable ``v`` (not in the head) occurs in only
@@ -11,20 +11,23 @@ elimination and in ASP grounders' rule decomposition).  The two rules are equiva
 the one: ``v`` occurs nowhere in ``rest`` or ``h``.  Repeated (smallest ``N`` first),
 each rule ends with fewer variables, so fewer ground instances and propnet nodes.
 
-It needs the rule to be *open*: a static relation defined by one rule through
+It may need the rule *opened* first: a static relation defined by one rule through
 variables of its own (quarto's ``set ?p1 ?p2 ?p3 ?p4``, four pieces sharing one
-attribute, via ``bitNIs ?n ?p ?bit``) is first unfolded into the body, so that its
-variables can be eliminated too.  Quarto's ``row`` goes from 27k ground rules of five
-variables (every quadruple of pieces in a set) to 32 ANDs of four ``aux(y, n, bit)``
-ORs of 8 cells.
+attribute, via ``bitNIs ?n ?p ?bit``) is unfolded into the body, so that its variables
+can be eliminated too.  Quarto's ``row`` goes from 27k ground rules of five variables
+(every quadruple of pieces in a set) to 32 ANDs of four ``aux(y, n, bit)`` ORs of 8
+cells.
 
-A rule is rewritten only when that lowers its *width* (the most variables in one of the
-resulting rules) below the original rule's; only rules of dynamic relations are
-touched (static ones are computed exactly, and their cost does not reach the propnet).
-The rules stay valid GDL: each ``aux`` is safe (the elimination is skipped when one of
-``N`` occurs only in a negative literal or ``distinct`` of ``L_v``) and depends on what
-``L_v`` depends on, so negation stays stratified.  The reference prover keeps reading
-the original rules: it is the oracle for the rewritten ones (tests/test_gdl_propnet.py).
+:class:`Splitter` gives a rule's *candidates*: the decomposition of the rule and of
+the rule opened, each only when it lowers the rule's *width* (the most variables in
+one of the resulting rules).  Parts holding a ``does`` stay whole (the move sets of the
+propnet serve the frame axioms better: docs/gdl.md).  The grounder
+(engine/gdl/ground.py) counts what each candidate grounds into and takes one only
+when it at least halves the ground literals.  The rules stay valid GDL: each ``aux`` is
+safe (the elimination is skipped when one of ``N`` occurs only in a negative literal
+or ``distinct`` of ``L_v``) and depends on what ``L_v`` depends on, so negation stays
+stratified.  The reference prover keeps reading the original rules: it is the oracle
+for the rewritten ones (tests/test_gdl_decompose.py).
 """
 
 from __future__ import annotations
