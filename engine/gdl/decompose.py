@@ -32,7 +32,7 @@ for the rewritten ones (tests/test_gdl_decompose.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 
 from engine.gdl.checks import Program
 from engine.gdl.terms import Rule, Term, name_of, variables
@@ -40,7 +40,7 @@ from engine.gdl.terms import Rule, Term, name_of, variables
 UNFOLD_DEPTH = 2  # rounds of unfolding in one rule (a definition unfolded may use another)
 
 
-def _vars(lits: Iterator[Term] | list[Term] | tuple[Term, ...]) -> set[str]:
+def _vars(lits: Iterable[Term]) -> set[str]:
     return {v for lit in lits for v in variables(lit)}
 
 
@@ -86,9 +86,11 @@ def _resolve(t: Term, env: dict[str, Term]) -> Term:
 
 
 def _rename(rule: Rule, tag: str) -> Rule:
+    """The rule with its variables renamed apart: ``?x`` becomes ``?x(tag)``, a name no
+    sheet can hold (a parenthesis ends a KIF token)."""
     def r(t: Term) -> Term:
         if isinstance(t, str):
-            return f"{t}~{tag}" if t.startswith("?") else t
+            return f"{t}({tag})" if t.startswith("?") else t
         return (t[0],) + tuple(r(a) for a in t[1:])
     return Rule(r(rule.head), tuple(r(b) for b in rule.body), rule.line)
 

@@ -132,6 +132,13 @@ def _key_paths(lit: Term, bound: set[str]) -> tuple[tuple[tuple[int, ...], ...],
     return tuple(paths), tuple(subs)
 
 
+def _relation(lit: Term) -> str | None:
+    """The relation a body literal reads (through ``not``); None for ``distinct``."""
+    if isinstance(lit, tuple) and lit[0] == "distinct":
+        return None
+    return name_of(lit[1] if isinstance(lit, tuple) and lit[0] == "not" else lit)
+
+
 # A join step: ("pos", literal, key paths, key patterns, delta, binder)
 #             | ("neg", atom) | ("distinct", a, b)
 Step = tuple
@@ -405,9 +412,7 @@ class Grounder:
     def _weight(self, rule: Rule) -> int:
         """What one ground instance of a rule puts in the propnet: an AND, with an
         input per dynamic literal."""
-        return 1 + sum(1 for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")
-                       and name_of(b[1] if isinstance(b, tuple) and b[0] == "not" else b)
-                       in self.dynamic)
+        return 1 + sum(1 for b in rule.body if _relation(b) in self.dynamic)
 
     def _aux(self, name: str, budget: int) -> int | None:
         """Ground the aux relation ``name`` (its inner ones are already): its atoms
@@ -417,8 +422,7 @@ class Grounder:
             return 0 if name in self.aux_used else self.aux_cost[name]
         assert self.splitter is not None
         rule = self.splitter.rules[name]
-        if any(name_of(b[1] if isinstance(b, tuple) and b[0] == "not" else b) in self.dynamic
-               for b in rule.body if not (isinstance(b, tuple) and b[0] == "distinct")):
+        if any(_relation(b) in self.dynamic for b in rule.body):
             self.dynamic.add(name)
         dynamic = name in self.dynamic
         # a static aux relation is decided in the grounding: nothing of it is in the net
