@@ -46,10 +46,10 @@
 /* ---- tables, built once per game ----------------------------------------------- */
 
 void pn_diff_free(pn_diff_tables *t) {
-    void *arrays[] = {t->range_id,    t->span,        t->link,      t->base_first,
+    void *arrays[] = {t->range_id,    t->span,        t->link,        t->base_first,
                       t->base_nodes,  t->input_first, t->input_nodes, t->set_first,
                       t->set_nodes,   t->base0,       t->work0,       t->lazy,
-                      t->is_lazy};
+                      t->is_lazy,     t->lazy_first,  t->lazy_link,   t->front};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
 }
@@ -111,6 +111,30 @@ static int pn_find_lazy(pn_data *d) {
     return MIAI_OK;
 }
 
+/* The goal wave's tables: the lazy readers of every node, and the frontier.  key and
+ * val: room for one pair per edge. */
+static int pn_lazy_links(pn_data *d, uint32_t *key, uint32_t *val) {
+    pn_diff_tables *t = &d->diff;
+    uint32_t n = d->n_nodes, m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (t->is_lazy[i])
+            for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++) {
+                key[m] = d->in[e];
+                val[m++] = i | (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
+            }
+    t->goal_wave = m >= PN_GOAL_WAVE_MIN_EDGES;
+    int rc = pn_csr(n, m, key, val, &t->lazy_first, &t->lazy_link);
+    if (rc != MIAI_OK) return rc;
+    t->n_front = 0;
+    for (uint32_t i = 0; i < n; i++)
+        t->n_front += !t->is_lazy[i] && t->lazy_first[i + 1] > t->lazy_first[i];
+    t->front = malloc(sizeof *t->front * (t->n_front ? t->n_front : 1));
+    if (!t->front) return MIAI_ENOMEM;
+    for (uint32_t i = 0, k = 0; i < n; i++)
+        if (!t->is_lazy[i] && t->lazy_first[i + 1] > t->lazy_first[i]) t->front[k++] = i;
+    return MIAI_OK;
+}
+
 int pn_diff_build(pn_data *d) {
     pn_diff_tables *t = &d->diff;
     memset(t, 0, sizeof *t);
@@ -130,7 +154,8 @@ int pn_diff_build(pn_data *d) {
     if (!t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) t->range_id[i] = r + 1;
-    if ((rc = pn_find_lazy(d)) != MIAI_OK) goto done;
+    if ((rc = pn_find_lazy(d)) != MIAI_OK || (rc = pn_lazy_links(d, key, val)) != MIAI_OK)
+        goto done;
     /* fan-out: the gates reading each node (none inside one range: it settles whole;
      * none to a lazy gate) */
     uint32_t m = 0;
@@ -427,15 +452,37 @@ static void pn_settle_range(pn_wave *w, uint32_t r) {
     }
 }
 
+/* Node i has just changed to x: count it in the lazy gates reading it (the goal wave;
+ * no watches, no ranges there). */
+static inline void pn_lazy_changed(pn_wave *w, uint32_t i, uint8_t x) {
+    const pn_diff_tables *t = w->t;
+    int32_t *cnt = w->cnt;
+    for (uint32_t e = t->lazy_first[i]; e < t->lazy_first[i + 1]; e++) {
+        uint32_t g = t->lazy_link[e] & PN_EDGE_NODE;
+        if ((x != 0) != ((t->lazy_link[e] & PN_EDGE_NEGATED) != 0)) {
+            if (++cnt[g] == 0) pn_flip(w, g);
+        } else if (cnt[g]-- == 0) {
+            pn_flip(w, g);
+        }
+    }
+}
+
 /* Settle every dirty node, lowest index first: a dirty gate outside ranges has
- * flipped (its counter changed sign an odd number of times). */
-static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uint32_t word) {
+ * flipped (its counter changed sign an odd number of times).  goal: the goal wave,
+ * whose dirty nodes are lazy gates and reach lazy gates only. */
+static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uint32_t word,
+                                                                 int goal) {
     uint8_t *v = w->v;
     uint64_t *dirty = w->dirty;
     while (dirty[word]) {
         uint32_t i = word * 64 + (uint32_t)__builtin_ctzll(dirty[word]);
         dirty[word] &= dirty[word] - 1;
         uint8_t x = v[i] ^ 1;
+        if (goal) {
+            v[i] = x;
+            pn_lazy_changed(w, i, x);
+            continue;
+        }
         if (x & PN_V_RANGE) {
             pn_settle_range(w, w->t->range_id[i] - 1);
             continue;
@@ -445,10 +492,10 @@ static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uin
     }
 }
 
-static void pn_wave_run(pn_wave *w) {
+static inline __attribute__((always_inline)) void pn_sweep(pn_wave *w, int goal) {
     uint64_t *dsum = w->dsum;
     if (!w->two_level) { /* up to 64 words: read them all (dsum stays 0) */
-        for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word);
+        for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word, goal);
     } else {
         /* a settled node only marks nodes above it: in its word (pn_settle_word) or in
          * a later word (a higher bit of dsum, read again after each word) */
@@ -456,15 +503,35 @@ static void pn_wave_run(pn_wave *w) {
             while (dsum[sw]) {
                 uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
                 dsum[sw] &= dsum[sw] - 1;
-                pn_settle_word(w, word);
+                pn_settle_word(w, word, goal);
             }
     }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
 }
 
+static void pn_wave_run(pn_wave *w) { pn_sweep(w, 0); }
+
+/* The goal wave, once a playout ends (pn_internal.h): the lazy gates still hold the
+ * snapshot's values and counters, so the frontier nodes that differ from the
+ * snapshot's step their lazy readers, and the lazy gates that flip settle upwards.
+ * It touches what changed since the initial state (queens: about 380 of its 2,712
+ * lazy gates) instead of evaluating every lazy gate. */
+static void pn_goal_wave(pn_wave *w) {
+    const pn_diff_tables *t = w->t;
+    const uint8_t *v0 = (const uint8_t *)(t->work0 + t->lay.v);
+    const uint8_t *v = w->v;
+    for (uint32_t k = 0; k < t->n_front; k++) {
+        uint32_t f = t->front[k];
+        if ((v[f] ^ v0[f]) & 1) pn_lazy_changed(w, f, v[f] & 1);
+    }
+    w->dlo = t->lazy[0] >> 6; /* pn_flip moved dhi */
+    pn_sweep(w, 1);
+}
+
 /* The lazy gates from their inputs' values, in index order (inputs first): the goals'
- * cone is current.  Their counters are left stale (nothing reads them). */
+ * cone is current.  Their counters are left stale: only on nets without the goal wave,
+ * which alone reads them. */
 static void pn_eval_lazy(pn_wave *w) {
     const pn_data *d = w->d;
     uint8_t *v = w->v;
@@ -764,7 +831,10 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
     s->head.to_move = pn_wave_to_move(w);
     if (s->head.to_move == MIAI_NOBODY) {
         uint8_t *gb = pn_goal_bytes(d, s);
-        pn_eval_lazy(w);
+        if (w->t->goal_wave)
+            pn_goal_wave(w);
+        else
+            pn_eval_lazy(w);
         for (uint32_t i = 0; i < d->n_goals; i++)
             if ((w->v[d->goal_node[i]] & 1) && d->goal_value[i] > gb[d->goal_role[i]])
                 gb[d->goal_role[i]] = (uint8_t)d->goal_value[i];
