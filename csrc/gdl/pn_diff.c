@@ -16,7 +16,9 @@
  *   - the legal-move bits and per-role counts follow their nodes, the next-state bits
  *     follow theirs (a changed node flips its watched bits); a role's guarded moves
  *     count apart and are legal while its guard node holds; terminal is a node value;
- *     the gates only the goals need are lazy, evaluated once when a playout ends.
+ *     the gates only the goals need are lazy: a ply never touches them, and when a
+ *     playout ends they take what changed since the snapshot (pn_goal_wave) or, on
+ *     nets with few of them, are evaluated once.
  * One ply = one wave for the joint move (INPUT nodes, MOVESET nodes whose count of
  * roles playing a move of the set crosses zero: pn_joint_change), then one wave for
  * the base propositions that the next-state bits change.  A playout starts from a
@@ -122,12 +124,12 @@ static int pn_lazy_links(pn_data *d, uint32_t *key, uint32_t *val) {
                 key[m] = d->in[e];
                 val[m++] = i | (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
             }
-    t->goal_wave = m >= PN_GOAL_WAVE_MIN_EDGES;
     int rc = pn_csr(n, m, key, val, &t->lazy_first, &t->lazy_link);
     if (rc != MIAI_OK) return rc;
     t->n_front = 0;
     for (uint32_t i = 0; i < n; i++)
         t->n_front += !t->is_lazy[i] && t->lazy_first[i + 1] > t->lazy_first[i];
+    t->goal_wave = m >= PN_GOAL_WAVE_MIN_EDGES && 2 * (uint64_t)t->n_front <= m;
     t->front = malloc(sizeof *t->front * (t->n_front ? t->n_front : 1));
     if (!t->front) return MIAI_ENOMEM;
     for (uint32_t i = 0, k = 0; i < n; i++)

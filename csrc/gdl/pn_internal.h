@@ -85,9 +85,11 @@ typedef struct {
      * (not lazy, read by a lazy gate) whose value differs from the snapshot's step the
      * counters of their lazy readers through `lazy_link`, and the lazy gates settle
      * like any wave.  On a net with fewer than PN_GOAL_WAVE_MIN_EDGES edges into lazy
-     * gates they are evaluated instead, each from its inputs in index order (a goal
-     * wave's fixed cost is more than that: tictactoe 1.5 %, coins 2.2 % more
-     * instructions a playout). */
+     * gates, or with more than half as many frontier nodes as such edges, they are
+     * evaluated instead, each from its inputs in index order: the wave's fixed cost,
+     * or its reading the whole frontier, is then more than that (measured with the
+     * wave: tictactoe 1.5 %, coins 2.2 %, twisty-passages 1.4 % more instructions a
+     * playout; twisty's goal is one OR of 200 cells). */
     uint32_t n_lazy;
     uint32_t *lazy;          /* [n_lazy] increasing */
     uint8_t *is_lazy;        /* [n] */
