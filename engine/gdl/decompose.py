@@ -21,7 +21,8 @@ cells.
 :class:`Splitter` gives a rule's *candidates*: the decomposition of the rule and of
 the rule opened, each only when it lowers the rule's *width* (the most variables in
 one of the resulting rules).  Parts holding a ``does`` stay whole (the move sets of the
-propnet serve the frame axioms better: docs/gdl.md).  The grounder
+propnet serve the frame axioms better: docs/gdl.md) unless ``split_moves`` (the
+grounder's second try on a grounding too big for the differential engine).  The grounder
 (engine/gdl/ground.py) counts what each candidate grounds into and takes one only
 when it at least halves the ground literals.  The rules stay valid GDL: each ``aux`` is
 safe (the elimination is skipped when one of ``N`` occurs only in a negative literal
@@ -103,8 +104,9 @@ class Splitter:
     """The candidate decompositions of rules; aux relations are shared between rules
     (one relation per distinct bucket), and named apart from the program's."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, split_moves: bool = False) -> None:
         self.program = program
+        self.split_moves = split_moves  # parts holding a ``does`` may be split off too
         self.taken = set(program.arity)
         self.aux: dict[tuple, Term] = {}   # canonical (arity, body) -> aux head
         self.rules: dict[str, Rule] = {}   # aux name -> its rule
@@ -181,7 +183,8 @@ class Splitter:
             best: tuple[int, str, list[Term], list[str]] | None = None
             for v in sorted(_vars(body) - _vars([head])):
                 bucket = [b for b in body if v in set(variables(b))]
-                if len(bucket) == len(body) or any(name_of(b) == "does" for b in bucket):
+                if len(bucket) == len(body) or (
+                        not self.split_moves and any(name_of(b) == "does" for b in bucket)):
                     continue
                 others = _vars(bucket) - {v}
                 if len(others) + 1 >= width:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -44,6 +44,13 @@ DEFAULT_BOUNDS = Bounds()
 # the optimiser shrinks a whole rule's instances too (factoring), so a small gain in
 # ground literals is none in the net (measured: docs/benchmarks.md).
 SPLIT_GAIN = 2.0
+# A grounding of more instances than this (the differential engine's node limit,
+# PN_DIFF_MAX_NODES) is tried again with the joint move split off too and every
+# decomposition that lowers the ground literals (gain 1), and the grounding with fewer
+# ground literals is kept: kalaha_2009 went from a 448 k-node net on the generic loop
+# (10 playouts/s) to 100 k nodes on the differential engine (about 6,000/s).
+MOVE_SPLIT_INSTANCES = 262_144
+MOVE_SPLIT_GAIN = 1.0
 # Partial bindings a static aux relation's join may make (its atoms cost nothing in the
 # net, so the rule's budget does not bound it; this bounds the grounding time).
 STATIC_AUX_LIMIT = 200_000
@@ -65,6 +72,7 @@ class Grounding:
     static: dict[str, dict[Term, None]]     # static relation -> true ground atoms
     instances: list[Instance]
     split_rules: int = 0                    # rules grounded decomposed
+    moves_split: bool = False               # ... with the joint move split off too
 
 
 class _Relation:
@@ -261,9 +269,11 @@ def _plan(body: tuple[Term, ...], first: int | None, dynamic: set[str],
 
 class Grounder:
     def __init__(self, program: Program, bounds: Bounds = DEFAULT_BOUNDS,
-                 split: bool = True) -> None:
+                 split: bool = True, split_moves: bool = False,
+                 gain: float | None = None) -> None:
         self.program = program
-        self.splitter = Splitter(program) if split else None
+        self.splitter = Splitter(program, split_moves) if split else None
+        self.gain = SPLIT_GAIN if gain is None else gain
         self.aux_cost: dict[str, int] = {}          # aux relations grounded: their cost
         self.aux_instances: dict[str, list[Instance]] = {}
         self.aux_used: set[str] = set()             # those an instantiated rule reads
@@ -442,7 +452,7 @@ class Grounder:
     def _cheapest(self, rule: Rule, envs: list[dict[str, Term]]
                   ) -> tuple[Rule, list[dict[str, Term]], list[str]]:
         """The rule or one of its decompositions, whichever costs least (a
-        decomposition by SPLIT_GAIN at least), with its bindings and aux relations.
+        decomposition by the gain at least), with its bindings and aux relations.
         A decomposition's joins stop once it costs more than that (kalaha_2009's
         rejected candidates took 6 s run to the end)."""
         assert self.splitter is not None
@@ -451,7 +461,7 @@ class Grounder:
         if not envs:
             return best
         for top, auxes in self.splitter.candidates(rule):
-            budget = int(best_cost / SPLIT_GAIN)
+            budget = int(best_cost / self.gain)
             total = 0
             for name in auxes:  # a join may make `budget` partial bindings
                 cost = self._aux(name, budget)
@@ -461,9 +471,10 @@ class Grounder:
             else:
                 weight = self._weight(top)
                 top_envs = self.join(_plan(top.body, None, self.dynamic), None, False, budget)
-                if top_envs is not None and total + len(top_envs) * weight <= budget:
-                    best_cost = total + len(top_envs) * weight
-                    best = (top, top_envs, auxes)
+                if top_envs is not None:
+                    cost = total + len(top_envs) * weight
+                    if cost * self.gain < best_cost:
+                        best_cost, best = cost, (top, top_envs, auxes)
         return best
 
     def instantiate(self) -> list[Instance]:
@@ -490,15 +501,36 @@ class Grounder:
         return out
 
 
+def _grounding(program: Program, g: Grounder, instances: list[Instance]) -> Grounding:
+    unused = set(g.aux_cost) - g.aux_used
+    possible = {n: r.atoms for n, r in g.rels.items() if n in g.dynamic and n not in unused}
+    static = {n: r.atoms for n, r in g.rels.items() if n not in g.dynamic | unused}
+    return Grounding(program, possible, static, instances, g.split_rules,
+                     g.splitter is not None and g.splitter.split_moves)
+
+
+def _literals(instances: list[Instance]) -> int:
+    return sum(1 + len(i.pos) + len(i.neg) for i in instances)
+
+
 def ground(program: Program, bounds: Bounds = DEFAULT_BOUNDS,
            split: bool = True) -> Grounding:
     """Ground a checked program within ``bounds`` (GroundingLimitError past them).
     ``split``: a rule may be grounded decomposed (engine/gdl/decompose.py) where that
-    makes fewer ground literals."""
+    makes fewer ground literals, and a grounding of over MOVE_SPLIT_INSTANCES
+    instances is tried again with the joint move split off too, within what is left
+    of the time bound."""
     g = Grounder(program, bounds, split)
     g.fixpoint()
-    instances = g.instantiate()
-    unused = set(g.aux_cost) - g.aux_used
-    possible = {n: r.atoms for n, r in g.rels.items() if n in g.dynamic and n not in unused}
-    static = {n: r.atoms for n, r in g.rels.items() if n not in g.dynamic | unused}
-    return Grounding(program, possible, static, instances, g.split_rules)
+    result = _grounding(program, g, g.instantiate())
+    if not split or len(result.instances) <= MOVE_SPLIT_INSTANCES:
+        return result
+    left = g.deadline - g.clock()
+    try:
+        h = Grounder(program, replace(bounds, time_limit=max(left, 0.0)), True,
+                     split_moves=True, gain=MOVE_SPLIT_GAIN)
+        h.fixpoint()
+        other = _grounding(program, h, h.instantiate())
+    except GroundingLimitError:
+        return result
+    return other if _literals(other.instances) < _literals(result.instances) else result

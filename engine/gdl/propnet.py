@@ -156,6 +156,7 @@ def build(grounding: Grounding) -> FlatPropnet:
         _factor(net, n, t_node, FACTOR_DEEP_PLY if n in ply else FACTOR_DEEP_GOAL)
     stats = {"atoms": sum(len(v) for v in grounding.possible.values()),
              "ground_rules": len(grounding.instances), "split_rules": grounding.split_rules,
+             "moves_split": int(grounding.moves_split),
              "raw_nodes": len(net.kind)}
     rep = _simplify(net)
     sets = _move_sets(net, rep)
