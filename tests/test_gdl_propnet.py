@@ -410,7 +410,9 @@ def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["gdl", str(OWN / "tictactoe.kif"), "-n", "50"]) == 0
     out = capsys.readouterr().out
     assert "checks passed" in out and "propnet" in out and "50 playouts" in out
-    assert "playouts by the 'diff" in out
+    assert "playouts by the 'diff" in out and "decomposed" not in out
+    assert main(["gdl", str(OWN / "attributes.kif"), "-n", "0"]) == 0
+    assert "(1 rule decomposed)" in capsys.readouterr().out
 
 
 def _flat(name: str) -> FlatPropnet:

@@ -33,8 +33,12 @@ def run_gdl(args: argparse.Namespace) -> int:
         print(f"not grounded ({game.fallback_reason}): the reference prover plays it")
         return 0
     st = game.info.stats
+    n_split = st["split_rules"]
+    split = (f" ({n_split} rule{'s' if n_split != 1 else ''} decomposed"
+             + (", the joint move split off too" if st["moves_split"] else "") + ")"
+             if n_split else "")
     print(f"grounded in {game.info.ground_seconds:.2f} s: {st['atoms']} atoms, "
-          f"{st['ground_rules']} ground rules; propnet {st['nodes']} nodes, "
+          f"{st['ground_rules']} ground rules{split}; propnet {st['nodes']} nodes, "
           f"{st['edges']} edges, {st['cycles']} cycles; {len(game.bases)} base "
           f"propositions; moves per role {[len(m) for m in game.moves]}; playouts by "
           f"the {game.playout_engine!r} engine")
