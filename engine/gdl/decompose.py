@@ -105,7 +105,6 @@ class Splitter:
     (one relation per distinct bucket), and named apart from the program's."""
 
     def __init__(self, program: Program, split_moves: bool = False) -> None:
-        self.program = program
         self.split_moves = split_moves  # parts holding a ``does`` may be split off too
         self.taken = set(program.arity)
         self.aux: dict[tuple, Term] = {}   # canonical (arity, body) -> aux head
