@@ -432,11 +432,12 @@ class Grounder:
             return 0 if name in self.aux_used else self.aux_cost[name]
         assert self.splitter is not None
         rule = self.splitter.rules[name]
-        if any(_relation(b) in self.dynamic for b in rule.body):
+        weight = self._weight(rule)
+        dynamic = weight > 1  # a body literal reads a dynamic relation
+        if dynamic:
             self.dynamic.add(name)
-        dynamic = name in self.dynamic
-        # a static aux relation is decided in the grounding: nothing of it is in the net
-        weight = self._weight(rule) if dynamic else 0
+        else:  # a static aux relation is decided in the grounding: none of it is in the net
+            weight = 0
         envs = self.join(_plan(rule.body, None, self.dynamic), None, not dynamic,
                          budget if dynamic else STATIC_AUX_LIMIT)
         if envs is None or len(envs) * weight > budget:
