@@ -35,6 +35,7 @@
 #define MIAI_PN_NOT 6
 #define MIAI_PN_MOVESET 7 /* arg = set index: true when some role plays a move of the set */
 #define MIAI_PN_MAX_NODES 1048576  /* node values live on the stack during evaluation */
+#define MIAI_PN_MAX_FAMILY 65535   /* bases of one mutex family */
 
 typedef struct {
     uint32_t n_nodes;
@@ -66,6 +67,22 @@ typedef struct {
     const uint32_t *goal_role;    /* [n_goals] */
     const uint32_t *goal_value;   /* [n_goals] 0..100 */
     const uint32_t *goal_node;    /* [n_goals] */
+    /* Optional (n_families 0): mutex families, sets of base propositions of which at
+     * most one holds in every reachable state (proved in engine/gdl/mutex.py).  Each
+     * family has 2..MIAI_PN_MAX_FAMILY bases, a base lies in one family at most, and at
+     * most one base of a family is initially true.  The differential engine sends a
+     * change to the ANDs reading a family's members through the member that holds
+     * (pn_diff.c); a state where two members hold (the rules do not allow one) is
+     * played by the plain evaluation instead. */
+    uint32_t n_families;
+    const uint32_t *family_first; /* [n_families + 1] offsets into family_base */
+    const uint32_t *family_base;  /* base indices */
+    /* Optional (0): mutex families of gates (AND, OR, NOT nodes), of which at most one
+     * holds in any reachable state under any joint move (one move per role, or none):
+     * 2..MIAI_PN_MAX_FAMILY gates each, a gate in one family at most. */
+    uint32_t n_gate_families;
+    const uint32_t *gate_family_first; /* [n_gate_families + 1] offsets */
+    const uint32_t *gate_family_node;  /* node indices */
     uint32_t max_plies;
     uint64_t seed;
     const char *name;
@@ -96,6 +113,11 @@ int miai_gdl_state_bases(const miai_game *g, const void *state, uint8_t *out, ui
 /* The engine this game's random playouts use: MIAI_GDL_ENGINE_BITS, _DIFF, _DIFF_CLEAR
  * or _NONE, in *engine. */
 int miai_gdl_playout_engine(const miai_game *g, int *engine);
+
+/* How the differential engine follows the mutex families: its groups (a node's edges
+ * into the ANDs one family guards) and guarded ANDs; 0 and 0 when it follows none
+ * (no family, none worth it on the calibration playouts, or no differential engine). */
+int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarded);
 
 /* Test of a playout engine: one random playout from `state` with `seed`, each ply also
  * played by the plain evaluation and the two states compared byte for byte (the

@@ -51,7 +51,9 @@ void pn_diff_free(pn_diff_tables *t) {
     void *arrays[] = {t->range_id,    t->span,        t->link,        t->base_first,
                       t->base_nodes,  t->input_first, t->input_nodes, t->set_first,
                       t->set_nodes,   t->base0,       t->work0,       t->lazy,
-                      t->is_lazy,     t->lazy_first,  t->lazy_link,   t->front};
+                      t->is_lazy,     t->lazy_first,  t->lazy_link,   t->front,
+                      t->fam_size,    t->xspan,       t->guard_of,    t->group,
+                      t->gfirst,      t->glink};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     memset(t, 0, sizeof *t);
 }
@@ -137,7 +139,164 @@ static int pn_lazy_links(pn_data *d, uint32_t *key, uint32_t *val) {
     return MIAI_OK;
 }
 
-int pn_diff_build(pn_data *d) {
+/* A guarded edge: source s into the AND g guarded by member idx of family fam, edge e
+ * (an index into d->in). */
+typedef struct {
+    uint32_t s, fam, idx, g, e;
+} pn_gedge;
+
+static int pn_gedge_cmp(const void *pa, const void *pb) {
+    const pn_gedge *a = pa, *b = pb;
+    if (a->s != b->s) return a->s < b->s ? -1 : 1;
+    if (a->fam != b->fam) return a->fam < b->fam ? -1 : 1;
+    if (a->idx != b->idx) return a->idx < b->idx ? -1 : 1;
+    return a->e < b->e ? -1 : a->e > b->e;
+}
+
+/* The guard of AND g: its input that is a member of the largest family (0: none). */
+static uint32_t pn_guard_pick(const pn_data *d, uint32_t g) {
+    const pn_diff_tables *t = &d->diff;
+    uint32_t guard = 0, size = 0;
+    for (uint32_t e = d->first_in[g]; e < d->first_in[g + 1]; e++) {
+        uint32_t f = t->xspan[d->in[e]].fam;
+        if (f && t->fam_size[f - 1] > size) {
+            guard = d->in[e];
+            size = t->fam_size[f - 1];
+        }
+    }
+    return guard;
+}
+
+/* The families' members (pn_xspan fam, idx): base families through their BASE nodes,
+ * gate families whose gates the differential engine keeps (none lazy, none in a
+ * range; else the family stays unused, fam_size 0). */
+static int pn_family_members_of(pn_data *d, int families) {
+    pn_diff_tables *t = &d->diff;
+    uint32_t nb = d->n_families;
+    t->n_fam = nb + d->n_gate_families;
+    t->fam_size = calloc(t->n_fam ? t->n_fam : 1, sizeof *t->fam_size);
+    if (!families) return t->fam_size ? MIAI_OK : MIAI_ENOMEM; /* none followed */
+    uint32_t *base_fam = calloc(d->n_base ? d->n_base : 1, sizeof *base_fam);
+    uint32_t *base_idx = calloc(d->n_base ? d->n_base : 1, sizeof *base_idx);
+    if (!t->fam_size || !base_fam || !base_idx) {
+        free(base_fam);
+        free(base_idx);
+        return MIAI_ENOMEM;
+    }
+    for (uint32_t f = 0; f < nb; f++) {
+        t->fam_size[f] = d->family_first[f + 1] - d->family_first[f];
+        for (uint32_t e = d->family_first[f]; e < d->family_first[f + 1]; e++) {
+            base_fam[d->family_base[e]] = f + 1;
+            base_idx[d->family_base[e]] = e - d->family_first[f];
+        }
+    }
+    for (uint32_t i = 0; i < d->n_nodes; i++)
+        if (d->kind[i] == MIAI_PN_BASE && base_fam[d->arg[i]])
+            t->xspan[i] = (pn_xspan){0, 0, 0, base_fam[d->arg[i]], base_idx[d->arg[i]] | PN_XS_BASE};
+    free(base_fam);
+    free(base_idx);
+    for (uint32_t f = 0; f < d->n_gate_families; f++) {
+        uint32_t lo = d->gate_family_first[f], hi = d->gate_family_first[f + 1], ok = 1;
+        for (uint32_t e = lo; e < hi; e++)
+            ok &= !t->is_lazy[d->gate_family_node[e]] && !t->range_id[d->gate_family_node[e]];
+        if (!ok) continue;
+        t->fam_size[nb + f] = hi - lo;
+        for (uint32_t e = lo; e < hi; e++)
+            t->xspan[d->gate_family_node[e]] = (pn_xspan){0, 0, 0, nb + f + 1, e - lo};
+    }
+    return MIAI_OK;
+}
+
+/* The guarded ANDs and the groups (pn_internal.h, PN_GROUP_MIN): ekind[e] becomes 1
+ * for an edge that goes into a group, 2 for the guard's edge of a guarded AND, 0 for
+ * the others (counted edges). */
+static int pn_guards(pn_data *d, uint8_t *ekind, int families) {
+    pn_diff_tables *t = &d->diff;
+    uint32_t n = d->n_nodes;
+    t->xspan = calloc(n, sizeof *t->xspan);
+    t->guard_of = calloc(n, sizeof *t->guard_of);
+    pn_gedge *ge = malloc(sizeof *ge * (d->first_in[n] ? d->first_in[n] : 1));
+    int rc = MIAI_ENOMEM;
+    if (!t->xspan || !t->guard_of || !ge || pn_family_members_of(d, families) != MIAI_OK)
+        goto done;
+    /* each AND's guard: its input in the largest family */
+    uint32_t m = 0;
+    for (uint32_t g = 0; g < n; g++) {
+        if (d->kind[g] != MIAI_PN_AND || t->is_lazy[g] || t->range_id[g]) continue;
+        uint32_t guard = pn_guard_pick(d, g);
+        if (!guard) continue;
+        const pn_xspan gx = t->xspan[guard];
+        for (uint32_t e = d->first_in[g]; e < d->first_in[g + 1]; e++)
+            if (d->in[e] != guard && !t->range_id[d->in[e]] &&
+                d->kind[d->in[e]] != MIAI_PN_MOVESET) /* a range's, a set's: counted */
+                ge[m++] = (pn_gedge){d->in[e], gx.fam - 1, gx.idx & ~PN_XS_BASE, g, e};
+    }
+    qsort(ge, m, sizeof *ge, pn_gedge_cmp);
+    /* groups: runs of one source and family, big enough */
+    size_t table = 0;
+    uint32_t n_groups = 0, n_glink = 0;
+    for (uint32_t a = 0, b; a < m; a = b) {
+        for (b = a; b < m && ge[b].s == ge[a].s && ge[b].fam == ge[a].fam; b++) continue;
+        uint32_t size = t->fam_size[ge[a].fam];
+        if (b - a < PN_GROUP_MIN || (uint64_t)(b - a) * PN_GROUP_SPARSE < size + 1) {
+            for (uint32_t k = a; k < b; k++) ge[k].s = UINT32_MAX; /* stays counted */
+            continue;
+        }
+        table += size + 1;
+        n_groups++;
+        n_glink += b - a;
+    }
+    t->n_groups = n_groups;
+    t->group = malloc(sizeof *t->group * (n_groups ? n_groups : 1));
+    t->gfirst = malloc(sizeof *t->gfirst * (table ? table : 1));
+    t->glink = malloc(sizeof *t->glink * (n_glink ? n_glink : 1));
+    if (!t->group || !t->gfirst || !t->glink) goto done;
+    uint32_t k = 0, off = 0, at = 0;
+    for (uint32_t a = 0, b; a < m; a = b) {
+        for (b = a; b < m && ge[b].s == ge[a].s && ge[b].fam == ge[a].fam; b++) continue;
+        if (ge[a].s == UINT32_MAX) continue;
+        uint32_t size = t->fam_size[ge[a].fam];
+        t->group[k++] = (pn_group){ge[a].fam, off, ge[a].s};
+        for (uint32_t idx = 0, e = a; idx <= size; idx++) {
+            t->gfirst[off + idx] = at;
+            for (; idx < size && e < b && ge[e].idx == idx; e++) {
+                t->glink[at++] = ge[e].g;
+                ekind[ge[e].e] = 1;
+                t->guard_of[ge[e].g] = 1; /* marked: its guard is filled in below */
+            }
+        }
+        off += size + 1;
+    }
+    /* a family no group uses is not followed (its members' xspan cleared) */
+    uint8_t *used = calloc(t->n_fam ? t->n_fam : 1, 1);
+    if (!used) goto done;
+    for (uint32_t q = 0; q < n_groups; q++) used[t->group[q].fam] = 1;
+    t->base_fam_used = 0;
+    for (uint32_t f = 0; f < t->n_fam; f++) {
+        if (!used[f]) t->fam_size[f] = 0;
+        else if (f < d->n_families) t->base_fam_used = 1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (t->xspan[i].fam && !used[t->xspan[i].fam - 1]) t->xspan[i] = (pn_xspan){0, 0, 0, 0, 0};
+    free(used);
+    t->fam = n_groups > 0;
+    /* the guarded ANDs: their guard's edges become guard links */
+    t->n_guarded = 0;
+    for (uint32_t g = 0; g < n; g++) {
+        if (!t->guard_of[g]) continue;
+        uint32_t guard = pn_guard_pick(d, g);
+        t->guard_of[g] = guard;
+        t->n_guarded++;
+        for (uint32_t e = d->first_in[g]; e < d->first_in[g + 1]; e++)
+            if (d->in[e] == guard) ekind[e] = 2;
+    }
+    rc = MIAI_OK;
+done:
+    free(ge);
+    return rc;
+}
+
+int pn_diff_build(pn_data *d, int families) {
     pn_diff_tables *t = &d->diff;
     memset(t, 0, sizeof *t);
     uint32_t n = d->n_nodes, n_edges = d->first_in[n];
@@ -152,26 +311,58 @@ int pn_diff_build(pn_data *d) {
     if (cap < n) cap = n;
     uint32_t *key = calloc(cap ? cap : 1, sizeof *key);
     uint32_t *val = calloc(cap ? cap : 1, sizeof *val);
+    uint8_t *ekind = NULL; /* per edge: 0 counted, 1 in a group, 2 a guard's */
     int rc = MIAI_ENOMEM;
     if (!t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
         for (uint32_t i = d->range_lo[r]; i < d->range_hi[r]; i++) t->range_id[i] = r + 1;
     if ((rc = pn_find_lazy(d)) != MIAI_OK || (rc = pn_lazy_links(d, key, val)) != MIAI_OK)
         goto done;
-    /* fan-out: the gates reading each node (none inside one range: it settles whole;
-     * none to a lazy gate) */
+    ekind = calloc(n_edges ? n_edges : 1, 1);
+    if (!ekind || (rc = pn_guards(d, ekind, families)) != MIAI_OK) {
+        rc = MIAI_ENOMEM;
+        goto done;
+    }
+    /* guard links (a member to the ANDs it guards) and groups, by node */
     uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t e = d->first_in[i]; e < d->first_in[i + 1]; e++)
+            if (ekind[e] == 2) {
+                key[m] = d->in[e];
+                val[m++] = i;
+            }
+    uint32_t *gdfirst = NULL, *gdlink = NULL, *grfirst = NULL, *grlink = NULL;
+    if ((rc = pn_csr(n, m, key, val, &gdfirst, &gdlink)) != MIAI_OK) goto done;
+    for (m = 0; m < t->n_groups; m++) {
+        key[m] = t->group[m].src;
+        val[m] = m;
+    }
+    if ((rc = pn_csr(n, m, key, val, &grfirst, &grlink)) != MIAI_OK) {
+        free(gdfirst);
+        free(gdlink);
+        goto done;
+    }
+    /* fan-out: the gates reading each node (none inside one range: it settles whole;
+     * none to a lazy gate; none in a group or from a guard) */
+    m = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t e = t->is_lazy[i] ? d->first_in[i + 1] : d->first_in[i];
              e < d->first_in[i + 1]; e++) {
             uint32_t src = d->in[e];
             if (t->range_id[i] && t->range_id[i] == t->range_id[src]) continue;
+            if (ekind[e]) continue;
             key[m] = src;
             val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
                        (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
         }
     uint32_t *first = NULL, *edge = NULL, *wfirst = NULL, *wval = NULL;
-    if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) goto done;
+    if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) {
+        free(gdfirst);
+        free(gdlink);
+        free(grfirst);
+        free(grlink);
+        goto done;
+    }
     /* watches: next-state and legal-move bits (bit indices into the work block's
      * next | legal words) follow their nodes */
     uint32_t n_links = m, bw = d->base_words ? d->base_words : 1;
@@ -185,7 +376,7 @@ int pn_diff_build(pn_data *d) {
         uint32_t slot = d->input_role[g] + 1 + (pn_bit(d->guarded, g) ? MIAI_MAX_ROLES : 0);
         val[m++] = slot << PN_WATCH_ROLE_SHIFT | (bw * 64 + g);
     }
-    n_links += m;
+    n_links += m + gdfirst[n] + grfirst[n];
     rc = pn_csr(n, m, key, val, &wfirst, &wval);
     t->span = malloc(sizeof *t->span * n);
     t->link = malloc(sizeof *t->link * (n_links ? n_links : 1));
@@ -194,6 +385,10 @@ int pn_diff_build(pn_data *d) {
         free(edge);
         free(wfirst);
         free(wval);
+        free(gdfirst);
+        free(gdlink);
+        free(grfirst);
+        free(grlink);
         rc = MIAI_ENOMEM;
         goto done;
     }
@@ -213,11 +408,20 @@ int pn_diff_build(pn_data *d) {
         t->span[i].watch = m;
         for (uint32_t e = wfirst[i]; e < wfirst[i + 1]; e++) t->link[m++] = wval[e];
         t->span[i].end = m;
+        t->xspan[i].guard = m;
+        for (uint32_t e = gdfirst[i]; e < gdfirst[i + 1]; e++) t->link[m++] = gdlink[e];
+        t->xspan[i].group = m;
+        for (uint32_t e = grfirst[i]; e < grfirst[i + 1]; e++) t->link[m++] = grlink[e];
+        t->xspan[i].end = m;
     }
     free(first);
     free(edge);
     free(wfirst);
     free(wval);
+    free(gdfirst);
+    free(gdlink);
+    free(grfirst);
+    free(grlink);
     /* sources: the BASE nodes of each base, the INPUT nodes of each move */
     m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -275,6 +479,7 @@ int pn_diff_build(pn_data *d) {
 done:
     free(key);
     free(val);
+    free(ekind);
     if (rc != MIAI_OK) pn_diff_free(t);
     return rc;
 }
@@ -297,6 +502,8 @@ typedef struct {
     uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
     uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
     uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dsum */
+    uint8_t broken;      /* a family's member rose while another held (pn_set_source1) */
+    uint32_t *cur;       /* each mutex family's true member: index + 1, 0 for none */
 } pn_wave;
 
 /* The work of waves, counted for pn_diff_calibrate: per node that a wave changes, 1 +
@@ -305,10 +512,39 @@ typedef struct {
 typedef struct {
     uint8_t *before;
     uint64_t steps;
+    /* on a net that follows families: the family links' work (group lookups and the
+     * ANDs they reach, guards' ANDs counted again from their inputs) and what the same
+     * changes would have cost as counted edges */
+    uint64_t fam, unfam;
 } pn_tally;
 
 static void pn_tally_begin(const pn_wave *w, pn_tally *t) {
     memcpy(t->before, w->v, w->d->n_nodes);
+}
+
+/* The family links' work of node k, which a wave changed: the ANDs it guards (counted
+ * again from all their inputs when it rose), and per group a lookup and the ANDs of
+ * the member that holds after the wave, against one step per deferred edge. */
+static void pn_tally_extra(const pn_wave *w, pn_tally *t, uint32_t k) {
+    const pn_diff_tables *dt = w->t;
+    const pn_data *d = w->d;
+    const pn_xspan xs = dt->xspan[k];
+    int rose = w->v[k] & 1;
+    /* in counted edges' worth of instructions (callgrind, roshambo2 and gt_prisoner:
+     * the call and the member's bookkeeping about 6 steps, an AND counted again 3 and
+     * its inputs, a group's lookup 3) */
+    t->fam += 6;
+    for (uint32_t e = xs.guard; e < xs.group; e++) {
+        uint32_t g = dt->link[e];
+        t->fam += rose ? 3 + d->first_in[g + 1] - d->first_in[g] : 1;
+        t->unfam += 1;
+    }
+    for (uint32_t e = xs.group; e < xs.end; e++) {
+        const pn_group gr = dt->group[dt->link[e]];
+        uint32_t c = w->cur[gr.fam], size = dt->fam_size[gr.fam];
+        t->fam += 3 + (c ? dt->gfirst[gr.off + c] - dt->gfirst[gr.off + c - 1] : 0);
+        t->unfam += dt->gfirst[gr.off + size] - dt->gfirst[gr.off];
+    }
 }
 
 static void pn_tally_end(const pn_wave *w, pn_tally *t) {
@@ -320,6 +556,7 @@ static void pn_tally_end(const pn_wave *w, pn_tally *t) {
         for (uint64_t x = (a ^ b) & 0x0101010101010101ULL; x; x &= x - 1) {
             uint32_t k = i + (uint32_t)__builtin_ctzll(x) / 8;
             t->steps += 1 + w->t->span[k].end - w->t->span[k].edge;
+            if (w->v[k] & PN_V_EXTRA) pn_tally_extra(w, t, k);
         }
     }
 }
@@ -334,7 +571,8 @@ static pn_layout pn_wave_layout(const pn_data *d) {
     l.legal = l.next + bw;
     l.count = l.legal + d->legal_words;
     l.cnt = l.count + (2 * MIAI_MAX_ROLES + 2) / 2;
-    l.v = l.cnt + (n + 1) / 2;
+    l.cur = l.cnt + (n + 1) / 2;
+    l.v = l.cur + (d->n_families + d->n_gate_families + 1) / 2;
     l.words = l.v + (n + 7) / 8;
     return l;
 }
@@ -344,7 +582,8 @@ static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
     return (pn_wave){.d = d, .t = &d->diff, .dirty = work + l->dirty, .dsum = work + l->dsum,
                      .bits = work + l->next, .next = work + l->next,
                      .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
-                     .cnt = (int32_t *)(work + l->cnt), .v = (uint8_t *)(work + l->v),
+                     .cnt = (int32_t *)(work + l->cnt), .cur = (uint32_t *)(work + l->cur),
+                     .v = (uint8_t *)(work + l->v),
                      .two_level = l->next - l->dsum > 1,
                      .dlo = UINT32_MAX, .dhi = 0};
 }
@@ -366,9 +605,63 @@ static inline void pn_mark(pn_wave *w, uint32_t node) {
     w->dhi = word > w->dhi ? word : w->dhi;
 }
 
+/* Member `guard` of AND g has risen: g's counter, which lagged while the guard was
+ * false (and stayed < 0), is counted again from its inputs' values. */
+static inline void pn_guard_rise(pn_wave *w, uint32_t g) {
+    const pn_data *d = w->d;
+    const pn_op o = d->op[g];
+    int32_t c = -(int32_t)(o.b - o.a), old = w->cnt[g];
+    for (uint32_t k = o.a; k < o.b; k++) c += w->v[d->in[k]] & 1;
+    w->cnt[g] = c;
+    if ((old >= 0) != (c >= 0)) pn_flip(w, g);
+}
+
+/* The family links of node i (PN_V_EXTRA), which has just changed to x: its
+ * family's true member follows it; as a guard it counts its ANDs again when it rises
+ * (or steps them down as it falls); through its groups it is counted in the ANDs
+ * guarded by the member that holds. */
+static void pn_changed_extra(pn_wave *w, uint32_t i, uint8_t x) {
+    const pn_diff_tables *t = w->t;
+    const pn_xspan xs = t->xspan[i];
+    const uint32_t *link = t->link;
+    int32_t *cnt = w->cnt;
+    if (xs.fam) {
+        uint32_t me = (xs.idx & ~PN_XS_BASE) + 1, *cur = &w->cur[xs.fam - 1];
+        if (x) {
+            /* bases fall before they rise (pn_bases_change); a gate family's members
+             * may overlap while a wave settles (pn_internal.h, mutex families) */
+            w->broken |= (xs.idx & PN_XS_BASE) && *cur && *cur != me;
+            *cur = me;
+        } else if (*cur == me) {
+            *cur = 0;
+        }
+    }
+    for (uint32_t e = xs.guard; e < xs.group; e++) {
+        if (x)
+            pn_guard_rise(w, link[e]);
+        else if (cnt[link[e]]-- == 0)
+            pn_flip(w, link[e]);
+    }
+    for (uint32_t e = xs.group; e < xs.end; e++) {
+        const pn_group gr = t->group[link[e]];
+        uint32_t c = w->cur[gr.fam];
+        if (!c) continue;
+        const uint32_t *gl = t->glink;
+        uint32_t lo = t->gfirst[gr.off + c - 1], hi = t->gfirst[gr.off + c];
+        if (x) {
+            for (uint32_t k = lo; k < hi; k++)
+                if (++cnt[gl[k]] == 0) pn_flip(w, gl[k]);
+        } else {
+            for (uint32_t k = lo; k < hi; k++)
+                if (cnt[gl[k]]-- == 0) pn_flip(w, gl[k]);
+        }
+    }
+}
+
 /* Node i has just changed to x: count it in the gates reading it, mark those whose
  * counter crosses from -1 to 0 or back (and the range gates it feeds), flip the
- * watched bits. */
+ * watched bits; as a guard, count its ANDs again when it rises; through its groups,
+ * count it in the ANDs guarded by the member that holds. */
 static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_t i,
                                                               uint8_t x) {
     const uint32_t *link = w->t->link;
@@ -396,12 +689,27 @@ static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_
 }
 
 /* A source node (BASE, INPUT, MOVESET) takes value x, before a wave. */
-static inline void pn_set_source(pn_wave *w, uint32_t node, uint8_t x) {
+static inline void pn_set_source0(pn_wave *w, uint32_t node, uint8_t x) {
     if (w->v[node] == x) return;
     w->v[node] = x;
     if ((node >> 6) < w->dlo) w->dlo = node >> 6; /* its gates lie above */
     pn_changed(w, node, x);
 }
+
+/* The same on a net that follows mutex families: the node's value may carry
+ * PN_V_EXTRA.  The engine is compiled for each (pn_diff_run), fam a constant, so a net
+ * without families pays not one instruction for them. */
+static inline void pn_set_source1(pn_wave *w, uint32_t node, uint8_t x) {
+    uint8_t old = w->v[node];
+    if ((old & 1) == x) return;
+    w->v[node] = old ^ 1;
+    if ((node >> 6) < w->dlo) w->dlo = node >> 6;
+    pn_changed(w, node, x);
+    if (old & PN_V_EXTRA) pn_changed_extra(w, node, x);
+}
+
+#define pn_set_source(w, node, x, fam) \
+    ((fam) ? pn_set_source1(w, node, x) : pn_set_source0(w, node, x))
 
 static inline uint8_t pn_gate_from_inputs(const pn_data *d, const uint8_t *v, uint32_t i) {
     const pn_op o = d->op[i];
@@ -473,7 +781,7 @@ static inline void pn_lazy_changed(pn_wave *w, uint32_t i, uint8_t x) {
  * flipped (its counter changed sign an odd number of times).  goal: the goal wave,
  * whose dirty nodes are lazy gates and reach lazy gates only. */
 static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uint32_t word,
-                                                                 int goal) {
+                                                                 int goal, int fam) {
     uint8_t *v = w->v;
     uint64_t *dirty = w->dirty;
     while (dirty[word]) {
@@ -489,15 +797,21 @@ static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uin
             pn_settle_range(w, w->t->range_id[i] - 1);
             continue;
         }
+        if (fam && (x & PN_V_EXTRA)) { /* fam: a constant (pn_set_source1) */
+            v[i] = x;
+            pn_changed(w, i, x & 1);
+            pn_changed_extra(w, i, x & 1);
+            continue;
+        }
         v[i] = x;
         pn_changed(w, i, x);
     }
 }
 
-static inline __attribute__((always_inline)) void pn_sweep(pn_wave *w, int goal) {
+static inline __attribute__((always_inline)) void pn_sweep(pn_wave *w, int goal, int fam) {
     uint64_t *dsum = w->dsum;
     if (!w->two_level) { /* up to 64 words: read them all (dsum stays 0) */
-        for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word, goal);
+        for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word, goal, fam);
     } else {
         /* a settled node only marks nodes above it: in its word (pn_settle_word) or in
          * a later word (a higher bit of dsum, read again after each word) */
@@ -505,14 +819,21 @@ static inline __attribute__((always_inline)) void pn_sweep(pn_wave *w, int goal)
             while (dsum[sw]) {
                 uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
                 dsum[sw] &= dsum[sw] - 1;
-                pn_settle_word(w, word, goal);
+                pn_settle_word(w, word, goal, fam);
             }
     }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
 }
 
-static void pn_wave_run(pn_wave *w) { pn_sweep(w, 0); }
+static void pn_wave_run0(pn_wave *w) { pn_sweep(w, 0, 0); }
+static void pn_wave_run1(pn_wave *w) { pn_sweep(w, 0, 1); }
+static inline void pn_wave_run(pn_wave *w, int fam) {
+    if (fam)
+        pn_wave_run1(w);
+    else
+        pn_wave_run0(w);
+}
 
 /* The goal wave, once a playout ends (pn_internal.h): the lazy gates still hold the
  * snapshot's values and counters, so the frontier nodes that differ from the
@@ -528,7 +849,7 @@ static void pn_goal_wave(pn_wave *w) {
         if ((v[f] ^ v0[f]) & 1) pn_lazy_changed(w, f, v[f] & 1);
     }
     w->dlo = t->lazy[0] >> 6; /* pn_flip moved dhi */
-    pn_sweep(w, 1);
+    pn_sweep(w, 1, 0);
 }
 
 /* The lazy gates from their inputs' values, in index order (inputs first): the goals'
@@ -592,6 +913,26 @@ static void pn_eval_all(const pn_data *d, const uint64_t *base, const miai_move 
     }
 }
 
+/* Each family's true member (index + 1, 0 for none): a base family's in the base
+ * bits, a gate family's in the node values (the last when several hold: a state the
+ * rules do not allow, pn_verify); 0 for a family the engine does not use. */
+static void pn_family_members(const pn_data *d, const uint64_t *base, const uint8_t *v,
+                              uint32_t *cur) {
+    for (uint32_t f = 0; f < d->n_families; f++) {
+        cur[f] = 0;
+        if (!d->diff.fam_size[f]) continue; /* unused */
+        for (uint32_t e = d->family_first[f]; e < d->family_first[f + 1]; e++)
+            if (pn_bit(base, d->family_base[e])) cur[f] = e - d->family_first[f] + 1;
+    }
+    for (uint32_t f = 0; f < d->n_gate_families; f++) {
+        uint32_t *c = &cur[d->n_families + f];
+        *c = 0;
+        if (!d->diff.fam_size[d->n_families + f]) continue; /* unused: lazy gates */
+        for (uint32_t e = d->gate_family_first[f]; e < d->gate_family_first[f + 1]; e++)
+            if (v[d->gate_family_node[e]] & 1) *c = e - d->gate_family_first[f] + 1;
+    }
+}
+
 /* Every node's value and counter from the base bits, no move played (a plain
  * evaluation of the whole net); clears the dirty bits. */
 static void pn_wave_init(pn_wave *w, const uint64_t *base) {
@@ -604,6 +945,7 @@ static void pn_wave_init(pn_wave *w, const uint64_t *base) {
     memset(w->next, 0, sizeof(uint64_t) * d->base_words);
     for (uint32_t b = 0; b < d->n_base; b++)
         if (v[d->next_node[b]] & 1) w->next[b >> 6] |= 1ULL << (b & 63);
+    pn_family_members(d, base, v, w->cur);
     memset(w->legal, 0, sizeof(uint64_t) * d->legal_words);
     memset(w->count, 0, sizeof(uint32_t) * (2 * MIAI_MAX_ROLES + 1));
     for (uint32_t r = 0; r < d->n_roles; r++)
@@ -628,7 +970,42 @@ static int pn_snapshot(pn_data *d) {
         if (d->init[b]) t->base0[b >> 6] |= 1ULL << (b & 63);
     pn_wave w = pn_wave_on(d, t->work0);
     pn_wave_init(&w, t->base0);
+    for (uint32_t i = 0; i < d->n_nodes; i++) /* the nodes with family links */
+        if (t->xspan[i].fam || t->xspan[i].end > t->xspan[i].guard) w.v[i] |= PN_V_EXTRA;
     return MIAI_OK;
+}
+
+/* The bases set in diff whose value in `now` is `which` (-1: every one) take it; with
+ * a head, its Zobrist key follows. */
+static inline __attribute__((always_inline)) void
+pn_bases_set(pn_wave *w, const uint64_t *now, const uint64_t *diff, int which,
+             miai_head *head, int fam) {
+    const pn_data *d = w->d;
+    const pn_diff_tables *t = w->t;
+    for (uint32_t word = 0; word < d->base_words; word++) {
+        uint64_t x = diff[word];
+        if (which >= 0) x &= which ? now[word] : ~now[word];
+        for (; x; x &= x - 1) {
+            uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(x);
+            uint8_t v = (uint8_t)pn_bit(now, b);
+            if (head) miai_zxor(head, d->zbase[b]);
+            for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
+                pn_set_source(w, t->base_nodes[e], v, fam);
+        }
+    }
+}
+
+/* The bases that change take their values: on a net with mutex families those that
+ * fall first, so a member rising while another holds is a broken state. */
+static inline __attribute__((always_inline)) void
+pn_bases_change(pn_wave *w, const uint64_t *now, const uint64_t *diff, miai_head *head,
+                int fam) {
+    if (fam && w->t->base_fam_used) {
+        pn_bases_set(w, now, diff, 0, head, fam);
+        pn_bases_set(w, now, diff, 1, head, fam);
+    } else {
+        pn_bases_set(w, now, diff, -1, head, fam);
+    }
 }
 
 /* The evaluation of the state's bases, no move played, in the work block: a copy of
@@ -636,20 +1013,19 @@ static int pn_snapshot(pn_data *d) {
  * wave settles each gate and walks each edge at most once, like a plain evaluation of
  * the net, so a state far from the initial one stays cheap (measured: cheaper than a
  * plain evaluation 8 plies into Tic-tac-toe). */
-static void pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base) {
+static inline __attribute__((always_inline)) void
+pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base, int fam) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
     memcpy(work, t->work0, sizeof(uint64_t) * t->lay.words);
     uint32_t flips = 0;
-    for (uint32_t word = 0; word < d->base_words; word++)
-        for (uint64_t diff = base[word] ^ t->base0[word]; diff; diff &= diff - 1) {
-            uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
-            uint8_t x = (uint8_t)pn_bit(base, b);
-            for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
-                pn_set_source(w, t->base_nodes[e], x);
-            flips++;
-        }
-    if (flips) pn_wave_run(w);
+    uint64_t diff[d->base_words ? d->base_words : 1];
+    for (uint32_t word = 0; word < d->base_words; word++) {
+        diff[word] = base[word] ^ t->base0[word];
+        flips |= diff[word] != 0;
+    }
+    pn_bases_change(w, base, diff, NULL, fam);
+    if (flips) pn_wave_run(w, fam);
 }
 
 /* Role r's legal moves: those without a guard, and its guarded ones while the guard
@@ -681,7 +1057,7 @@ static void pn_state_legal(const pn_wave *w, uint64_t *out) {
 }
 
 /* The k-th legal move of role r (k < pn_role_count), in increasing order. */
-static miai_move pn_kth_legal(const pn_wave *w, uint32_t r, uint32_t k) {
+static inline __attribute__((always_inline)) miai_move pn_kth_legal(const pn_wave *w, uint32_t r, uint32_t k) {
     const pn_data *d = w->d;
     return pn_kth_bit(w->legal, d->guarded, pn_guard_off(w, r), d->move_off[r],
                       d->move_off[r + 1], k);
@@ -689,7 +1065,7 @@ static miai_move pn_kth_legal(const pn_wave *w, uint32_t r, uint32_t k) {
 
 /* The first legal move of role r (it has one): pn_kth_legal's k = 0 without its count
  * of bits (knightthrough 1.8 % fewer instructions a playout). */
-static miai_move pn_first_legal(const pn_wave *w, uint32_t r) {
+static inline __attribute__((always_inline)) miai_move pn_first_legal(const pn_wave *w, uint32_t r) {
     const pn_data *d = w->d;
     uint64_t off = pn_guard_off(w, r);
     uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
@@ -713,7 +1089,7 @@ static inline void pn_settle_sets(pn_wave *w, const uint32_t *from, const uint32
     for (; from < to; from++) {
         uint32_t node = *from;
         uint8_t x = w->cnt[node] >= 0;
-        if (w->v[node] != x) pn_set_source(w, node, x);
+        if (w->v[node] != x) pn_set_source(w, node, x, 0); /* a MOVESET: no flags */
     }
 }
 
@@ -723,7 +1099,8 @@ static inline void pn_settle_sets(pn_wave *w, const uint32_t *from, const uint32
  * counts are stepped first and only the sets whose value then differs go out: one
  * role's noop and the other's move leaving a frame axiom's set and entering it cancel
  * out before anything propagates. */
-static void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint) {
+static inline __attribute__((always_inline)) void
+pn_joint_change_(pn_wave *w, miai_move *cur, const miai_move *joint, int fam) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
     const uint32_t *sn = t->set_nodes, *sf = t->set_first;
@@ -735,11 +1112,11 @@ static void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint) 
         cur[r] = joint[r];
         if (old[n] != PN_NO_MOVE) {
             for (uint32_t e = t->input_first[old[n]]; e < t->input_first[old[n] + 1]; e++)
-                pn_set_source(w, t->input_nodes[e], 0);
+                pn_set_source(w, t->input_nodes[e], 0, fam);
             for (uint32_t e = sf[old[n]]; e < sf[old[n] + 1]; e++) w->cnt[sn[e]]--;
         }
         for (uint32_t e = t->input_first[now[n]]; e < t->input_first[now[n] + 1]; e++)
-            pn_set_source(w, t->input_nodes[e], 1);
+            pn_set_source(w, t->input_nodes[e], 1, fam);
         for (uint32_t e = sf[now[n]]; e < sf[now[n] + 1]; e++) w->cnt[sn[e]]++;
         n++;
     }
@@ -749,9 +1126,17 @@ static void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint) 
     }
 }
 
+static void pn_joint_change0(pn_wave *w, miai_move *cur, const miai_move *joint) {
+    pn_joint_change_(w, cur, joint, 0);
+}
+static void pn_joint_change1(pn_wave *w, miai_move *cur, const miai_move *joint) {
+    pn_joint_change_(w, cur, joint, 1);
+}
+
 /* Every role's move leaves (cur: PN_NO_MOVE): its INPUT nodes off, its sets' counts
  * stepped down, then the sets that change go out. */
-static void pn_joint_clear(pn_wave *w, miai_move *cur) {
+static inline __attribute__((always_inline)) void pn_joint_clear_(pn_wave *w, miai_move *cur,
+                                                                  int fam) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
     const uint32_t *sn = t->set_nodes, *sf = t->set_first;
@@ -761,22 +1146,35 @@ static void pn_joint_clear(pn_wave *w, miai_move *cur) {
         old[n] = d->move_off[r] + cur[r];
         cur[r] = PN_NO_MOVE;
         for (uint32_t e = t->input_first[old[n]]; e < t->input_first[old[n] + 1]; e++)
-            pn_set_source(w, t->input_nodes[e], 0);
+            pn_set_source(w, t->input_nodes[e], 0, fam);
         for (uint32_t e = sf[old[n]]; e < sf[old[n] + 1]; e++) w->cnt[sn[e]]--;
         n++;
     }
     for (uint32_t k = 0; k < n; k++) pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1]);
 }
 
-/* Check mode: every node value and counter (but the lazy gates'), the next-state and
+static void pn_joint_clear0(pn_wave *w, miai_move *cur) { pn_joint_clear_(w, cur, 0); }
+static void pn_joint_clear1(pn_wave *w, miai_move *cur) { pn_joint_clear_(w, cur, 1); }
+
+/* Check mode: every node value and counter (but the lazy gates', and a guarded AND's
+ * while its guard is false: < 0 only), each family's true member, the next-state and
  * legal bits and the counts against a plain evaluation of the whole net for the
  * state's bases and the joint move `cur` (PN_NO_MOVE: none).  1 when all agree. */
 static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cur,
                      uint8_t *v, int32_t *cnt) {
     const pn_data *d = w->d;
+    const pn_diff_tables *t = w->t;
     pn_eval_all(d, base, cur, v, cnt);
-    for (uint32_t i = 0; i < d->n_nodes; i++) /* lazy gates wait for the goals */
-        if (!w->t->is_lazy[i] && (v[i] != w->v[i] || cnt[i] != w->cnt[i])) return 0;
+    for (uint32_t i = 0; i < d->n_nodes; i++) { /* lazy gates wait for the goals */
+        if (t->is_lazy[i]) continue;
+        if (v[i] != (w->v[i] & ~PN_V_EXTRA)) return 0;
+        /* a guarded AND's counter lags while its guard is false, staying < 0 */
+        int lags = t->guard_of[i] && !(v[t->guard_of[i]] & 1);
+        if (lags ? w->cnt[i] >= 0 : cnt[i] != w->cnt[i]) return 0;
+    }
+    uint32_t nf = t->n_fam, members[nf ? nf : 1];
+    pn_family_members(d, base, v, members);
+    if (w->broken || (nf && memcmp(members, w->cur, sizeof(uint32_t) * nf) != 0)) return 0;
     for (uint32_t b = 0; b < d->n_base; b++)
         if (pn_bit(w->next, b) != (v[d->next_node[b]] & 1)) return 0;
     for (uint32_t r = 0; r < d->n_roles; r++) {
@@ -803,12 +1201,15 @@ static int pn_verify(const pn_wave *w, const uint64_t *base, const miai_move *cu
  * move's whole effect comes and goes every ply (lightsout, Connect Four: fewer). */
 static inline __attribute__((always_inline)) void
 pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uint64_t *flip,
-            int clear, pn_tally *tally) {
+            int clear, pn_tally *tally, int fam) {
     const pn_data *d = w->d;
     const uint64_t *next = w->next;
     if (tally) pn_tally_begin(w, tally);
-    pn_joint_change(w, cur, joint);
-    pn_wave_run(w);
+    if (fam)
+        pn_joint_change1(w, cur, joint);
+    else
+        pn_joint_change0(w, cur, joint);
+    pn_wave_run(w, fam);
     if (tally) {
         pn_tally_end(w, tally);
         pn_tally_begin(w, tally);
@@ -817,17 +1218,12 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
         flip[word] = s->bits[word] ^ next[word];
         s->bits[word] = next[word]; /* next[] changes while the bases propagate */
     }
-    if (clear) pn_joint_clear(w, cur);
-    for (uint32_t word = 0; word < d->base_words; word++) {
-        for (uint64_t diff = flip[word]; diff; diff &= diff - 1) {
-            uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(diff);
-            uint8_t x = (uint8_t)pn_bit(s->bits, b);
-            miai_zxor(&s->head, d->zbase[b]);
-            for (uint32_t e = d->diff.base_first[b]; e < d->diff.base_first[b + 1]; e++)
-                pn_set_source(w, d->diff.base_nodes[e], x);
-        }
-    }
-    pn_wave_run(w);
+    if (clear && fam)
+        pn_joint_clear1(w, cur);
+    else if (clear)
+        pn_joint_clear0(w, cur);
+    pn_bases_change(w, s->bits, flip, &s->head, fam);
+    pn_wave_run(w, fam);
     if (tally) pn_tally_end(w, tally);
     s->head.ply++;
     s->head.to_move = pn_wave_to_move(w);
@@ -866,9 +1262,19 @@ void pn_play(const miai_game *g, void *state, const miai_move *moves) {
     pn_full_joint(d, s, moves, joint);
     for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
     pn_wave w = pn_wave_on(d, work);
-    pn_wave_start(&w, work, s->bits);
+    int fam = d->diff.fam;
+    pn_wave_start(&w, work, s->bits, fam);
+    if (fam && w.broken) { /* two members of a family hold: not a state of the rules */
+        pn_play_plain(g, state, moves);
+        return;
+    }
     memset(pn_goal_bytes(d, s), 0, sizeof(uint64_t) * d->goal_words);
-    pn_diff_ply(&w, s, cur, joint, flip, d->diff.clear_joint, NULL);
+    pn_diff_ply(&w, s, cur, joint, flip, d->diff.clear_joint, NULL, fam);
+    if (fam && w.broken) { /* the bases are right, what they give may not be */
+        uint8_t v[d->n_nodes];
+        pn_status(d, s, v);
+        return;
+    }
     pn_state_legal(&w, pn_legal_words(d, s));
 }
 
@@ -884,9 +1290,10 @@ typedef struct {
 /* The playout; with `check`, every ply is also played by pn_play_plain on the shadow
  * and the two states compared, and the wave is verified against a plain evaluation
  * at the start and after every ply. */
-static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
-                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
-                            pn_check_ctx *check, int clear, pn_tally *tally) {
+static inline __attribute__((always_inline)) uint32_t
+pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+             uint32_t trace_cap, uint32_t *trace_len, pn_check_ctx *check, int clear,
+             pn_tally *tally, int fam) {
     const pn_data *d = g->data;
     uint32_t bw = d->base_words ? d->base_words : 1;
     uint64_t work[d->diff.lay.words], flip[bw];
@@ -894,7 +1301,11 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
     pn_wave w = pn_wave_on(d, work);
     miai_move cur[MIAI_MAX_ROLES], joint[MIAI_MAX_ROLES];
     for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
-    pn_wave_start(&w, work, s->bits);
+    pn_wave_start(&w, work, s->bits, fam);
+    if (fam && w.broken) { /* two members of a family hold: not a state of the rules */
+        if (check) check->bad++;
+        return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
+    }
     if (check && !pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
     uint64_t *state_legal = pn_legal_words(d, s);
@@ -909,8 +1320,19 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
                 joint[r] = pn_first_legal(&w, r); /* its only move */
             }
         }
-        pn_diff_ply(&w, s, cur, joint, flip, clear, tally);
+        pn_diff_ply(&w, s, cur, joint, flip, clear, tally, fam);
         plies++;
+        if (fam && w.broken) { /* the bases are right, what they give may not be: the plain
+                         * evaluation from here (the rules' own families never get here) */
+            if (check) check->bad++;
+            uint8_t v[d->n_nodes];
+            pn_status(d, s, v);
+            uint32_t more = 0;
+            plies += miai_generic_playout(g, state, rng, trace ? trace + tl : NULL,
+                                          trace ? trace_cap - tl : 0, &more);
+            if (trace_len) *trace_len = tl + more;
+            return plies;
+        }
         if (check) {
             pn_state_legal(&w, state_legal);
             pn_play_plain(g, check->shadow, joint);
@@ -921,6 +1343,27 @@ static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
     pn_state_legal(&w, state_legal);
     if (trace_len) *trace_len = tl;
     return plies;
+}
+
+/* The playout, compiled without and with mutex families (pn_set_source). */
+static uint32_t pn_diff_run0(const miai_game *g, void *state, miai_rng *rng,
+                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                             pn_check_ctx *check, int clear, pn_tally *tally) {
+    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, check, clear, tally, 0);
+}
+
+static uint32_t pn_diff_run1(const miai_game *g, void *state, miai_rng *rng,
+                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                             pn_check_ctx *check, int clear, pn_tally *tally) {
+    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, check, clear, tally, 1);
+}
+
+static uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng,
+                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                            pn_check_ctx *check, int clear, pn_tally *tally) {
+    const pn_data *d = g->data;
+    return (d->diff.fam ? pn_diff_run1 : pn_diff_run0)(g, state, rng, trace, trace_cap,
+                                                        trace_len, check, clear, tally);
 }
 
 /* The game's playout: the word-parallel evaluation where it is enabled, else the
@@ -944,6 +1387,14 @@ int miai_gdl_playout_engine(const miai_game *g, int *engine) {
               : !d->diff.enabled     ? MIAI_GDL_ENGINE_NONE
               : d->diff.clear_joint  ? MIAI_GDL_ENGINE_DIFF_CLEAR
                                      : MIAI_GDL_ENGINE_DIFF;
+    return MIAI_OK;
+}
+
+int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarded) {
+    if (!g || !groups || !guarded || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    *groups = d->diff.enabled ? d->diff.n_groups : 0;
+    *guarded = d->diff.enabled ? d->diff.n_guarded : 0;
     return MIAI_OK;
 }
 
@@ -992,7 +1443,9 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
     return rc;
 }
 
-/* Keep the joint move on while the bases propagate, or clear it first (pn_diff_ply):
+/* Keep the joint move on while the bases propagate, or clear it first (pn_diff_ply);
+ * on a net with family groups, also whether following the families does less work
+ * than counting those edges (else the tables are built again without them):
  * 16 playouts from the initial state each way with the same seed (each cut short on a
  * big net, below), and the way that
  * changed fewer nodes and walked fewer links wins.  Deterministic (a count, not a
@@ -1024,8 +1477,24 @@ int pn_diff_calibrate(miai_game *g) {
             }
         }
         g->facts.max_plies = max_plies;
-        d->diff.clear_joint = tally[1].steps < tally[0].steps;
-        uint64_t best = tally[d->diff.clear_joint].steps;
+        uint64_t with = tally[0].steps + tally[0].fam, without = tally[0].steps + tally[0].unfam;
+        for (int c = 1; c < 2; c++) {
+            if (tally[c].steps + tally[c].fam < with) with = tally[c].steps + tally[c].fam;
+            if (tally[c].steps + tally[c].unfam < without)
+                without = tally[c].steps + tally[c].unfam;
+        }
+        if (d->diff.fam && with >= without) {
+            /* the families cost more than they save here (a guard that changes every
+             * ply, a source that rarely does): the tables again without them */
+            free(init);
+            free(s);
+            free(before);
+            pn_diff_free(&d->diff);
+            rc = pn_diff_build(d, 0);
+            return rc == MIAI_OK ? pn_diff_calibrate(g) : rc;
+        }
+        d->diff.clear_joint = tally[1].steps + tally[1].fam < tally[0].steps + tally[0].fam;
+        uint64_t best = tally[d->diff.clear_joint].steps + tally[d->diff.clear_joint].fam;
         pn_bits_choose(d, plies ? (double)best / ((double)plies / 2) : 0.0);
         rc = MIAI_OK;
     }

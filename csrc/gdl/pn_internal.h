@@ -43,8 +43,10 @@ enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
 #define PN_EDGE_NODE 0x3fffffffu
 
 /* A node value of the differential engine: bit 0 the value, bit 1 the old value while
- * a range settles, PN_V_RANGE on the nodes of cyclic ranges. */
+ * a range settles, PN_V_RANGE on the nodes of cyclic ranges, PN_V_EXTRA on the nodes
+ * with family links (pn_xspan). */
 #define PN_V_RANGE 0x80u
+#define PN_V_EXTRA 0x40u
 
 /* The links of node i in pn_diff_tables.link: [edge, neg) the gates that count it
  * true, [neg, range) the NOT gates that count it false, [range, watch) the range gates
@@ -52,6 +54,44 @@ enum { PROG_STATUS, PROG_NEXT, PROG_GOAL };
 typedef struct {
     uint32_t edge, neg, range, watch, end;
 } pn_span;
+
+/* The family links of a node whose value carries PN_V_EXTRA: [guard, group) the ANDs
+ * it guards, [group, end) its groups (indices into pn_diff_tables.group); fam: its
+ * family + 1 (0: not a member), idx its index there, PN_XS_BASE in a base family. */
+#define PN_XS_BASE 0x80000000u
+typedef struct {
+    uint32_t guard, group, end, fam, idx;
+} pn_xspan;
+
+/* Mutex families in the differential engine (engine/gdl/mutex.py proves them: base
+ * families, at most one member true in every reachable state; gate families, at most
+ * one true in every state a wave settles on: a reachable state under the joint move of
+ * the ply, of the last ply, or none).  An AND outside ranges and lazy gates that reads
+ * a member (of the largest family, when several) may be *guarded* by it: while the
+ * member is false the AND is false whatever its other inputs do.  A node's edges into
+ * the ANDs guarded by one family form a group when there are PN_GROUP_MIN or more (and
+ * at least 1/PN_GROUP_SPARSE of the family's size): the node's change then steps only
+ * the ANDs guarded by the member that holds, which the work block keeps per family
+ * (gt_prisoner: a move reached an AND per score, 2 of 200 now).  A guarded AND's
+ * counter is exact while its guard holds and is the family's current member; else it
+ * may lag, and stays < 0 (the guard counts 0, every other input at most 1).  When the
+ * guard rises the AND is counted again from its inputs' values (pn_guard_rise).
+ * Within a wave each node changes once, so the last member to rise is the one that
+ * holds when it settles; members of a gate family may overlap while gates settle in
+ * index order (one rises before another falls), which only delays steps into ANDs
+ * whose guard is about to fall.  A ply's bases fall before they rise: a base member
+ * rising while another holds is a state the rules do not allow (pn_wave.broken), and
+ * the playout goes on by the plain evaluation.  Following families costs a call and
+ * a recount where a guard changes; pn_diff_calibrate keeps them only where its
+ * playouts count less work with them. */
+#define PN_GROUP_MIN 4u
+#define PN_GROUP_SPARSE 8u
+
+typedef struct {
+    uint32_t fam; /* the family whose true member picks the gates */
+    uint32_t off; /* its offsets: gfirst[off + k], k = 0..family size */
+    uint32_t src; /* the node whose changes it carries */
+} pn_group;
 
 /* A watch: slot << PN_WATCH_ROLE_SHIFT | bit (a legal-move bit; slot r + 1 for role r's
  * moves, r + 1 + MIAI_MAX_ROLES for its guarded ones: pn_wave's count), or a bit alone
@@ -61,9 +101,9 @@ typedef struct {
 
 /* The work block of a playout, one array of words (pn_diff.c, pn_wave_layout):
  * dirty bits | dirty words | next-state bits | legal-move bits | counts | counters |
- * values. */
+ * each family's true member (index + 1, 0: none) | values. */
 typedef struct {
-    uint32_t dirty, dsum, next, legal, count, cnt, v, words;
+    uint32_t dirty, dsum, next, legal, count, cnt, cur, v, words;
 } pn_layout;
 
 typedef struct {
@@ -98,6 +138,17 @@ typedef struct {
     uint32_t *lazy_link;     /* the lazy gates reading each node (PN_EDGE_NEGATED: a NOT) */
     uint32_t n_front;
     uint32_t *front;         /* [n_front] the frontier nodes, increasing */
+    /* Mutex families (PN_GROUP_MIN above): base families first, then gate families. */
+    uint32_t n_fam;
+    uint32_t *fam_size;      /* [n_fam] members (0: a gate family not used, lazy) */
+    pn_xspan *xspan;         /* [n] */
+    uint32_t *guard_of;      /* [n] a guarded AND's guard node, else 0 */
+    uint32_t n_groups, n_guarded;
+    uint8_t fam;             /* families are followed (a group exists) */
+    uint8_t base_fam_used;   /* a base family is followed: bases fall before they rise */
+    pn_group *group;         /* [n_groups] */
+    uint32_t *gfirst;        /* the groups' offsets into glink, by member index */
+    uint32_t *glink;         /* the guarded ANDs of each group, by member index */
     /* The snapshot: the work block of the initial state, no move played.  A playout
      * starts from a copy and propagates the bases where its state differs. */
     pn_layout lay;
@@ -183,6 +234,10 @@ typedef struct {
     uint32_t *set_roles;          /* global moves; [n_sets] the roles it holds moves of */
     uint64_t *set_bits;
     miai_zkey *zbase;
+    uint32_t n_families;          /* mutex families of bases (gdl_api.h) */
+    uint32_t *family_first, *family_base;
+    uint32_t n_gate_families;     /* mutex families of gates (gdl_api.h) */
+    uint32_t *gate_family_first, *gate_family_node;
     pn_diff_tables diff;
     pn_bits_tables bits;
 } pn_data;
@@ -226,10 +281,13 @@ static inline uint32_t pn_popcount(uint64_t x) {
 
 /* propnet.c: the plain play (the reference the differential engine must equal). */
 void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
+/* propnet.c: the legal bits, to_move and goals of the state's base bits by the plain
+ * evaluation; v: n_nodes bytes of scratch. */
+void pn_status(const pn_data *d, pn_state *s, uint8_t *v);
 /* The k-th set bit of words[lo, hi) without the bits of drop & drop_on (k < their
  * count), minus lo: a move drawn from legal-move bits (drop_on ~0 leaves out the
  * guarded moves, pn_diff.c; 0 keeps every bit). */
-static inline miai_move pn_kth_bit(const uint64_t *words, const uint64_t *drop,
+static inline __attribute__((always_inline)) miai_move pn_kth_bit(const uint64_t *words, const uint64_t *drop,
                                    uint64_t drop_on, uint32_t lo, uint32_t hi, uint32_t k) {
     if (lo >> 6 == (hi - 1) >> 6) { /* one word: the k-th bit is in it, no count */
         uint64_t x = words[lo >> 6] & ~(drop[lo >> 6] & drop_on) & ~0ULL << (lo & 63);
@@ -276,11 +334,13 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
                          uint32_t *bad);
 
 /* pn_diff.c */
-int pn_diff_build(pn_data *d);
+/* families: 0 builds the tables without following the mutex families. */
+int pn_diff_build(pn_data *d, int families);
 void pn_diff_free(pn_diff_tables *t);
 void pn_play(const miai_game *g, void *state, const miai_move *moves);
-/* Sets diff.clear_joint, the way of the two that does less work on 16 playouts, and
- * bits.enabled on nets of 65-128 nodes (pn_bits_choose). */
+/* Sets diff.clear_joint, the way of the two that does less work on 16 playouts, drops
+ * the family groups where they cost more than they save, and sets bits.enabled on
+ * nets of 65-128 nodes (pn_bits_choose). */
 int pn_diff_calibrate(miai_game *g);
 uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                     uint32_t trace_cap, uint32_t *trace_len);

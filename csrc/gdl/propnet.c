@@ -107,8 +107,8 @@ int32_t pn_to_move(const pn_data *d, const uint32_t *count, int terminal) {
     return many > 1 ? MIAI_SIMULTANEOUS : tm;
 }
 
-/* Legal bits, terminal and to_move of the state's base bits; v is scratch. */
-static void pn_status(const pn_data *d, pn_state *s, uint8_t *v) {
+/* Legal bits, terminal, to_move and goals of the state's base bits; v is scratch. */
+void pn_status(const pn_data *d, pn_state *s, uint8_t *v) {
     uint64_t *lb = s->bits + d->base_words;
     pn_run(d, PROG_STATUS, v, s->bits, NULL);
     memset(lb, 0, sizeof(uint64_t) * d->legal_words);
@@ -309,7 +309,8 @@ static void pn_free_data(pn_data *d) {
                       d->next_node, d->init, d->base_text, d->legal_node, d->input_role,
                       d->input_move, d->move_text, d->goal_role, d->goal_value,
                       d->goal_node, d->prog[0], d->prog[1], d->prog[2], d->zbase,
-                      d->set_roles, d->set_bits, d->guarded};
+                      d->set_roles, d->set_bits, d->guarded, d->family_first,
+                      d->family_base, d->gate_family_first, d->gate_family_node};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     free(d);
 }
@@ -340,6 +341,59 @@ static size_t pn_bounded_len(const char *t) {
     size_t n = 0;
     while (n < PN_TEXT_MAX && t[n]) n++;
     return n;
+}
+
+/* The mutex families of a description: offsets in order, 2..MIAI_PN_MAX_FAMILY members
+ * each, every member in range and in one family at most; a base family with at most
+ * one member initially true, a gate family of gates.  (Called after the nodes are
+ * validated.) */
+static int pn_validate_families(const miai_gdl_desc *x) {
+    if (x->n_families &&
+        (x->n_families > x->n_base / 2 || !x->family_first || !x->family_base ||
+         x->family_first[0] != 0))
+        return MIAI_EINVAL;
+    uint8_t *seen = calloc(x->n_base ? x->n_base : 1, 1);
+    if (!seen) return MIAI_ENOMEM;
+    int rc = MIAI_OK;
+    for (uint32_t f = 0; f < x->n_families && rc == MIAI_OK; f++) {
+        uint32_t lo = x->family_first[f], hi = x->family_first[f + 1], on = 0;
+        if (hi < lo + 2 || hi - lo > MIAI_PN_MAX_FAMILY || hi > x->n_base) {
+            rc = MIAI_EINVAL;
+            break;
+        }
+        for (uint32_t e = lo; e < hi; e++) {
+            uint32_t b = x->family_base[e];
+            if (b >= x->n_base || seen[b]) {
+                rc = MIAI_EINVAL;
+                break;
+            }
+            seen[b] = 1;
+            on += x->init[b];
+        }
+        if (on > 1) rc = MIAI_EINVAL;
+    }
+    free(seen);
+    if (rc != MIAI_OK || !x->n_gate_families) return rc;
+    if (x->n_gate_families > x->n_nodes / 2 || !x->gate_family_first ||
+        !x->gate_family_node || x->gate_family_first[0] != 0)
+        return MIAI_EINVAL;
+    if (!(seen = calloc(x->n_nodes, 1))) return MIAI_ENOMEM;
+    for (uint32_t f = 0; f < x->n_gate_families && rc == MIAI_OK; f++) {
+        uint32_t lo = x->gate_family_first[f], hi = x->gate_family_first[f + 1];
+        if (hi < lo + 2 || hi - lo > MIAI_PN_MAX_FAMILY || hi > x->n_nodes) {
+            rc = MIAI_EINVAL;
+            break;
+        }
+        for (uint32_t e = lo; e < hi && rc == MIAI_OK; e++) {
+            uint32_t node = x->gate_family_node[e];
+            if (node >= x->n_nodes || seen[node] || !pn_is_gate(x->kind[node]))
+                rc = MIAI_EINVAL;
+            else
+                seen[node] = 1;
+        }
+    }
+    free(seen);
+    return rc;
 }
 
 static int pn_validate(const miai_gdl_desc *x, uint32_t *total_out) {
@@ -430,6 +484,8 @@ static int pn_validate(const miai_gdl_desc *x, uint32_t *total_out) {
         if (x->goal_role[i] >= x->n_roles || x->goal_value[i] > 100 || x->goal_node[i] >= n)
             return MIAI_EINVAL;
     if (x->max_plies < 1) return MIAI_EINVAL;
+    int rc = pn_validate_families(x);
+    if (rc != MIAI_OK) return rc;
     *total_out = (uint32_t)total;
     return MIAI_OK;
 }
@@ -571,6 +627,21 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
             d->set_roles[k] |= 1u << d->input_role[m];
         }
     zobrist_fill(d->zbase, x->n_base ? x->n_base : 1, x->seed);
+    d->n_families = x->n_families;
+    if (x->n_families) {
+        d->family_first = pn_dup(x->family_first, sizeof(uint32_t) * (x->n_families + 1));
+        d->family_base =
+            pn_dup(x->family_base, sizeof(uint32_t) * x->family_first[x->n_families]);
+        if (!d->family_first || !d->family_base) return MIAI_ENOMEM;
+    }
+    d->n_gate_families = x->n_gate_families;
+    if (x->n_gate_families) {
+        uint32_t nf = x->n_gate_families;
+        d->gate_family_first = pn_dup(x->gate_family_first, sizeof(uint32_t) * (nf + 1));
+        d->gate_family_node =
+            pn_dup(x->gate_family_node, sizeof(uint32_t) * x->gate_family_first[nf]);
+        if (!d->gate_family_first || !d->gate_family_node) return MIAI_ENOMEM;
+    }
     d->guarded = calloc(d->legal_words ? d->legal_words : 1, sizeof(uint64_t));
     if (!d->guarded) return MIAI_ENOMEM;
     for (uint32_t r = 0; r < x->n_roles; r++) d->legal_guard[r] = x->legal_guard ? x->legal_guard[r] : 1;
@@ -586,7 +657,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     if (rc == MIAI_OK) rc = pn_program(d, x->next_node, x->n_base, PROG_NEXT);
     if (rc == MIAI_OK) rc = pn_program(d, x->goal_node, x->n_goals, PROG_GOAL);
     free(outs);
-    if (rc == MIAI_OK) rc = pn_diff_build(d);
+    if (rc == MIAI_OK) rc = pn_diff_build(d, 1);
     if (rc == MIAI_OK) rc = pn_bits_build(d);
     return rc;
 }

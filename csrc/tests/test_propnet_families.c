@@ -1,0 +1,235 @@
+/* test_propnet_families.c -- mutex families in the differential engine under the
+ * sanitizers: a hand-built score game whose moves reach an AND per score, followed
+ * through groups (a base family and a gate family), its playouts checked ply by ply
+ * against the plain play; malformed families refused; a family that is not one
+ * (planted) caught by the check mode while playouts still give the plain results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/game.h"
+#include "../gdl/gdl_api.h"
+#include "ctest.h"
+
+/* Role 0 plays a or b, role 1 plays x or y, at once.  Bases (score 0..K-1) and (flag),
+ * init (score 0).  a with x raises the score, anything else keeps it; terminal at
+ * score K-1, where role 0 gets 100.  Gates: G_i = score_i AND a, P_i = G_i AND x,
+ * Q_i = score_i AND y, R_i = score_i AND b; next (score i) = P_{i-1} OR Q_i OR R_i;
+ * next (flag) = true.  a, y and b each reach an AND per score (guarded by the score
+ * family), x one per G_i (guarded by the gate family G). */
+enum { K = 32 };
+enum {
+    BASE0 = 2,
+    FLAG = BASE0 + K,
+    IN_A = FLAG + 1,
+    IN_B,
+    IN_X,
+    IN_Y,
+    G0,
+    P0 = G0 + K - 1,
+    Q0 = P0 + K - 1,
+    R0 = Q0 + K,
+    OR0 = R0 + K,
+    N = OR0 + K
+};
+
+typedef struct {
+    uint8_t kind[N];
+    uint32_t arg[N], first[N + 1], in[2 * N], next[K + 1];
+    uint8_t init[K + 1];
+    char texts[K + 1][16];
+    const char *base_text[K + 1];
+    uint32_t fam_first[2], fam_base[K + 1], gate_first[2], gate_node[K];
+} scores;
+
+static const char *const MOVE_TEXT[4] = {"a", "b", "x", "y"};
+static const uint32_t N_MOVES[2] = {2, 2}, LEGAL[4] = {1, 1, 1, 1};
+static const uint32_t GOAL_ROLE[2] = {0, 1}, GOAL_VALUE[2] = {100, 50},
+                      GOAL_NODE[2] = {BASE0 + K - 1, 1};
+
+static miai_gdl_desc scores_desc(scores *t) {
+    uint32_t e = 0;
+    memset(t->arg, 0, sizeof t->arg);
+    for (uint32_t i = 0; i < N; i++) {
+        t->first[i] = e;
+        if (i < BASE0) {
+            t->kind[i] = i == 0 ? MIAI_PN_FALSE : MIAI_PN_TRUE;
+        } else if (i < IN_A) {
+            t->kind[i] = MIAI_PN_BASE;
+            t->arg[i] = i - BASE0;
+        } else if (i < G0) {
+            t->kind[i] = MIAI_PN_INPUT;
+            t->arg[i] = i - IN_A;
+        } else if (i < P0) {
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = BASE0 + (i - G0);
+            t->in[e++] = IN_A;
+        } else if (i < Q0) {
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = G0 + (i - P0);
+            t->in[e++] = IN_X;
+        } else if (i < R0) {
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = BASE0 + (i - Q0);
+            t->in[e++] = IN_Y;
+        } else if (i < OR0) {
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = BASE0 + (i - R0);
+            t->in[e++] = IN_B;
+        } else {
+            uint32_t k = i - OR0;
+            t->kind[i] = MIAI_PN_OR;
+            if (k > 0) t->in[e++] = P0 + k - 1;
+            t->in[e++] = Q0 + k;
+            t->in[e++] = R0 + k;
+        }
+    }
+    t->first[N] = e;
+    for (uint32_t k = 0; k < K; k++) t->next[k] = OR0 + k;
+    t->next[K] = 1; /* (flag) holds from the first ply on */
+    memset(t->init, 0, sizeof t->init);
+    t->init[0] = 1;
+    for (uint32_t k = 0; k <= K; k++) {
+        if (k < K)
+            snprintf(t->texts[k], sizeof t->texts[k], "(score %u)", k);
+        else
+            snprintf(t->texts[k], sizeof t->texts[k], "(flag)");
+        t->base_text[k] = t->texts[k];
+    }
+    t->fam_first[0] = 0;
+    t->fam_first[1] = K;
+    for (uint32_t k = 0; k < K; k++) t->fam_base[k] = k;
+    t->gate_first[0] = 0;
+    t->gate_first[1] = K - 1;
+    for (uint32_t k = 0; k < K - 1; k++) t->gate_node[k] = G0 + k;
+    miai_gdl_desc d = {
+        .n_nodes = N, .kind = t->kind, .arg = t->arg, .first_in = t->first, .in = t->in,
+        .n_base = K + 1, .next_node = t->next, .init = t->init, .base_text = t->base_text,
+        .n_roles = 2, .n_moves = N_MOVES, .legal_node = LEGAL, .move_text = MOVE_TEXT,
+        .terminal_node = BASE0 + K - 1, .n_goals = 2, .goal_role = GOAL_ROLE,
+        .goal_value = GOAL_VALUE, .goal_node = GOAL_NODE,
+        .n_families = 1, .family_first = t->fam_first, .family_base = t->fam_base,
+        .n_gate_families = 1, .gate_family_first = t->gate_first,
+        .gate_family_node = t->gate_node, .max_plies = 400, .seed = 3, .name = "scores"};
+    return d;
+}
+
+static miai_game *create(const miai_gdl_desc *d, uint8_t **state) {
+    miai_game *g = NULL;
+    miai_game_facts f;
+    CHECK(miai_gdl_create(d, &g) == MIAI_OK);
+    if (!g) return NULL;
+    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+    *state = malloc(f.state_size);
+    CHECK(*state && miai_state_init(g, *state) == MIAI_OK);
+    return g;
+}
+
+static void scores_follow_their_families(void) {
+    scores t;
+    miai_gdl_desc d = scores_desc(&t);
+    uint8_t *s = NULL;
+    miai_game *g = create(&d, &s);
+    if (!g) return;
+    uint32_t groups = 0, guarded = 0, len = 0;
+    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK);
+    CHECK(groups == 4 && guarded == 4 * K - 2); /* a, b, y by scores; x by G */
+    for (uint64_t seed = 0; seed < 30; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF_CLEAR, &len) ==
+              MIAI_OK);
+    }
+    /* from a state far from the initial one: up to score 20, then playouts and play */
+    miai_move up[2] = {0, 0}, keep[2] = {1, 1};
+    for (int k = 0; k < 20; k++) CHECK(miai_state_play_joint(g, s, up, 2) == MIAI_OK);
+    uint8_t bases[K + 1];
+    CHECK(miai_gdl_state_bases(g, s, bases, K + 1) == MIAI_OK);
+    CHECK(bases[20] == 1 && bases[19] == 0 && bases[K] == 1);
+    CHECK(miai_state_play_joint(g, s, keep, 2) == MIAI_OK);
+    CHECK(miai_state_check(g, s) == MIAI_OK);
+    for (uint64_t seed = 0; seed < 10; seed++)
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
+    CHECK(miai_gdl_family_stats(NULL, &groups, &guarded) == MIAI_EINVAL);
+    free(s);
+    miai_game_free(g);
+}
+
+static int refused(miai_gdl_desc *d) {
+    miai_game *g = NULL;
+    int rc = miai_gdl_create(d, &g);
+    if (g) miai_game_free(g);
+    return rc == MIAI_EINVAL && g == NULL;
+}
+
+static void malformed_families_refused(void) {
+    scores t;
+    miai_gdl_desc d = scores_desc(&t);
+    t.fam_base[3] = K + 1; /* out of range */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    t.fam_base[3] = 2; /* twice */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    t.fam_first[1] = 1; /* one member */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    t.init[1] = 1; /* two members initially */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    d.family_base = NULL;
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    d.n_families = K; /* more families than half the bases allow */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    t.gate_node[0] = BASE0; /* not a gate */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    t.gate_node[0] = N; /* out of range */
+    CHECK(refused(&d));
+    d = scores_desc(&t);
+    t.gate_first[1] = K + 5; /* past the nodes given */
+    d.n_gate_families = 0;   /* ... but unused: fine */
+    miai_game *g = NULL;
+    CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
+    miai_game_free(g);
+}
+
+static void a_planted_family_is_caught(void) {
+    scores t, u;
+    miai_gdl_desc d = scores_desc(&t), honest = scores_desc(&u);
+    t.fam_first[1] = K + 1; /* (flag) too: it holds with a score from the first ply */
+    t.fam_base[K] = K;
+    uint8_t *s = NULL, *h = NULL;
+    miai_game *g = create(&d, &s), *gh = create(&honest, &h);
+    if (!g || !gh) return;
+    uint32_t len = 0, groups = 0, guarded = 0;
+    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK && groups > 0);
+    CHECK(miai_gdl_playout_check(g, s, 1, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_ECORRUPT);
+    double m1[2], m2[2];
+    uint64_t p1 = 0, p2 = 0;
+    CHECK(miai_playouts(g, s, 200, 9, m1, 2, &p1) == MIAI_OK);
+    CHECK(miai_playouts(gh, h, 200, 9, m2, 2, &p2) == MIAI_OK);
+    CHECK(p1 == p2 && m1[0] == m2[0] && m1[1] == m2[1]);
+    miai_move up[2] = {0, 0};
+    CHECK(miai_state_play_joint(g, s, up, 2) == MIAI_OK); /* a broken state: plain play */
+    CHECK(miai_state_play_joint(gh, h, up, 2) == MIAI_OK);
+    CHECK(miai_state_check(g, s) == MIAI_OK);
+    uint8_t b1[K + 1], b2[K + 1];
+    CHECK(miai_gdl_state_bases(g, s, b1, K + 1) == MIAI_OK);
+    CHECK(miai_gdl_state_bases(gh, h, b2, K + 1) == MIAI_OK);
+    CHECK(memcmp(b1, b2, sizeof b1) == 0);
+    free(s);
+    free(h);
+    miai_game_free(g);
+    miai_game_free(gh);
+}
+
+int main(void) {
+    const ctest_case cases[] = {
+        {"scores_follow_their_families", scores_follow_their_families},
+        {"malformed_families_refused", malformed_families_refused},
+        {"a_planted_family_is_caught", a_planted_family_is_caught},
+    };
+    return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
+}
