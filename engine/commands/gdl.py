@@ -37,11 +37,16 @@ def run_gdl(args: argparse.Namespace) -> int:
     split = (f" ({n_split} rule{'s' if n_split != 1 else ''} decomposed"
              + (", the joint move split off too" if st["moves_split"] else "") + ")"
              if n_split else "")
+    groups, guarded = game.family_groups
+    followed = (f", followed through {groups} groups into {guarded} ANDs" if groups
+                else ", not followed")
+    families = (f"; mutex families: {st['families']} of bases, {st['gate_families']} of "
+                f"gates{followed}" if st["families"] or st["gate_families"] else "")
     print(f"grounded in {game.info.ground_seconds:.2f} s: {st['atoms']} atoms, "
           f"{st['ground_rules']} ground rules{split}; propnet {st['nodes']} nodes, "
           f"{st['edges']} edges, {st['cycles']} cycles; {len(game.bases)} base "
-          f"propositions; moves per role {[len(m) for m in game.moves]}; playouts by "
-          f"the {game.playout_engine!r} engine")
+          f"propositions; moves per role {[len(m) for m in game.moves]}{families}; "
+          f"playouts by the {game.playout_engine!r} engine")
     if args.n > 0:
         t = time.perf_counter()
         run = playout_run(game.initial_state(), args.n, 0)

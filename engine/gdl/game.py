@@ -60,6 +60,14 @@ class GdlGame(Game):
         names = {v: k for k, v in PLAYOUT_ENGINES.items()}
         return names.get(engine[0], "generic")
 
+    @property
+    def family_groups(self) -> tuple[int, int]:
+        """(groups, guarded ANDs) through which the differential engine follows the
+        mutex families (engine/gdl/mutex.py); (0, 0) when it follows none."""
+        groups, guarded = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+        check(lib.miai_gdl_family_stats(self.ptr, groups, guarded), "family stats")
+        return int(groups[0]), int(guarded[0])
+
     def true_facts(self, state: State) -> list[str]:
         """The base propositions true in ``state``, as sorted KIF texts."""
         out = ffi.new("uint8_t[]", max(1, len(self.bases)))
@@ -151,6 +159,18 @@ def compile_propnet(net: FlatPropnet, name: str, max_plies: int) -> Any:
     d.goal_role = arr("uint32_t", [g[0] for g in net.goals])
     d.goal_value = arr("uint32_t", [g[1] for g in net.goals])
     d.goal_node = arr("uint32_t", [g[2] for g in net.goals])
+    d.n_families = len(net.families)
+    fam_first = [0]
+    for f in net.families:
+        fam_first.append(fam_first[-1] + len(f))
+    d.family_first = arr("uint32_t", fam_first)
+    d.family_base = arr("uint32_t", [b for f in net.families for b in f])
+    d.n_gate_families = len(net.gate_families)
+    gate_first = [0]
+    for f in net.gate_families:
+        gate_first.append(gate_first[-1] + len(f))
+    d.gate_family_first = arr("uint32_t", gate_first)
+    d.gate_family_node = arr("uint32_t", [n for f in net.gate_families for n in f])
     d.max_plies = max_plies
     d.seed = net.seed
     name_buf = ffi.new("char[]", name.encode()[: int(lib.MIAI_NAME_LEN) - 1])

@@ -59,6 +59,11 @@ class FlatPropnet:
     # legal_guard (node 1, true, for none) both hold: see _legal_guards.
     legal_guard: list[int] = field(default_factory=list)   # per role
     legal_guarded: list[int] = field(default_factory=list)  # per global move
+    # Mutex families: base indices of which at most one holds in any reachable state
+    # (engine/gdl/mutex.py), each base in one family at most.
+    families: list[list[int]] = field(default_factory=list)
+    # Mutex families of gates (mutex.gate_families): node indices.
+    gate_families: list[list[int]] = field(default_factory=list)
 
 
 class _Net:
@@ -168,6 +173,12 @@ def build(grounding: Grounding) -> FlatPropnet:
                     legal_node, sets, terminal, goals, _rules_seed(grounding), stats,
                     guard)
     flat.legal_guarded = guarded
+    from engine.gdl.mutex import gate_families, mutex_families  # they read flat nets
+
+    flat.families = mutex_families(flat)
+    flat.gate_families = gate_families(flat, flat.families)
+    flat.stats["families"] = len(flat.families)
+    flat.stats["gate_families"] = len(flat.gate_families)
     return flat
 
 

@@ -1,0 +1,396 @@
+"""Mutex families: sets of base propositions of which at most one holds in every
+reachable state, proved from the propnet.
+
+A score (``whiteScore 0`` .. ``whiteScore 100``), a counter (``step 1`` .. ``step 10``),
+whose turn it is (``control x``, ``control o``) or what stands on a cell (``cell 1 1 x``,
+``cell 1 1 b``) is a family: its members are exclusive.  The differential engine uses
+that (csrc/gdl/pn_diff.c): a move reaching an AND with every member of a family only
+needs to reach the AND of the member that holds.
+
+Candidates are read off the bases' shape: for a relation and a proper subset K of its
+argument positions (the key), the bases that agree on K form a group (``(coins ?p ?m)``
+with K = {p}: one group per player).  A candidate is kept when every group has at most
+one member true initially and the family is *inductive*: assuming every candidate kept
+holds in a state, at most one member of each group holds in any successor under a legal
+joint move.  The candidates that fail are dropped and the others checked again until
+none fails (the greatest fixpoint: what is left holds initially and is preserved by
+every legal joint move, so it holds in every reachable state).
+
+The successor check is syntactic, on each member's next node as a disjunction of terms
+(conjunctions of literals over base propositions and moves; a gate whose expansion is
+too big stays one opaque literal).  Two members are exclusive when every term of one
+contradicts every term of the other: a literal and its negation, two moves of one role,
+two members of one group of a kept candidate.  A positive move literal brings the
+terms of its legality with it (a move is played only where it is legal), so the move
+of the role in control excludes the other role's marking move.  Whatever the check
+cannot show is simply not a family: sound, not complete.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from engine.gdl.graph import reachable
+from engine.gdl.propnet import AND, BASE, FALSE, INPUT, MOVESET, NOT, OR, TRUE, FlatPropnet
+from engine.gdl.terms import args_of, arity_of, name_of
+
+MAX_TERMS = 512        # terms of a node's expansion before it stays an opaque literal
+MAX_KEY_ARITY = 4      # relations of more arguments are not candidates
+MAX_UNION = 16         # relations of more bases are not joined with another
+GROUP_MIN = 4          # C's PN_GROUP_MIN: fewer readers of a node are not worth a family
+DEFAULT_SECONDS = 2.0  # the whole proof; over it, no family is used
+
+
+@dataclass(frozen=True)
+class Candidate:
+    relation: tuple[str, int]      # name, arity
+    key: tuple[int, ...]           # argument positions the members of a group share
+    groups: tuple[tuple[int, ...], ...]  # base indices, two or more per group
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Terms:
+    """Each node of the net as a disjunction of terms (frozensets of literals).
+
+    Literal ids: base b is b, global move g is n_base + g, an opaque node n is
+    n_base + total_moves + n; a literal is 2 * id, its negation 2 * id + 1."""
+
+    def __init__(self, net: FlatPropnet, deadline: float) -> None:
+        self.net = net
+        self.deadline = deadline
+        self.n_base = len(net.bases)
+        self.role_of: list[int] = []
+        for r, ms in enumerate(net.moves):
+            self.role_of.extend([r] * len(ms))
+        self.n_moves = len(self.role_of)
+        self.in_range = [False] * len(net.kind)
+        for lo, hi in net.ranges:
+            for n in range(lo, hi):
+                self.in_range[n] = True
+        self.memo: dict[int, list[frozenset[int]]] = {}
+        self.legal_memo: dict[int, list[frozenset[int]]] = {}
+
+    def _move_lit(self, g: int) -> int:
+        return 2 * (self.n_base + g)
+
+    def _opaque(self, n: int) -> list[frozenset[int]]:
+        return [frozenset((2 * (self.n_base + self.n_moves + n),))]
+
+    def _clash(self, lits: frozenset[int]) -> bool:
+        """Contradictory in itself: a literal and its negation, or two moves of a role."""
+        played: dict[int, int] = {}
+        for lit in lits:
+            if lit & 1:
+                if lit ^ 1 in lits:
+                    return True
+                continue
+            i = lit >> 1
+            if self.n_base <= i < self.n_base + self.n_moves:
+                g = i - self.n_base
+                r = self.role_of[g]
+                if played.setdefault(r, g) != g:
+                    return True
+        return False
+
+    def legal_terms(self, g: int) -> list[frozenset[int]]:
+        """Where global move g is legal, as terms (memoised)."""
+        if g not in self.legal_memo:
+            net = self.net
+            legal = self._product([frozenset()], self.of(net.legal_node[g]))
+            if legal is not None and net.legal_guarded and net.legal_guarded[g]:
+                legal = self._product(legal, self.of(net.legal_guard[self.role_of[g]]))
+            self.legal_memo[g] = legal if legal is not None else [frozenset()]
+        return self.legal_memo[g]
+
+    def _product(self, a: list[frozenset[int]] | None,
+                 b: list[frozenset[int]]) -> list[frozenset[int]] | None:
+        if a is None:
+            return None
+        out: dict[frozenset[int], None] = {}
+        for x in a:
+            for y in b:
+                t = x | y
+                if not self._clash(t):
+                    out[t] = None
+            if len(out) > MAX_TERMS:
+                return None
+        return list(out)
+
+    def _negation(self, terms: list[frozenset[int]]) -> list[frozenset[int]] | None:
+        """NOT of a disjunction: for every term, the negation of one of its literals."""
+        out: list[frozenset[int]] | None = [frozenset()]
+        for t in terms:
+            out = self._product(out, [frozenset((lit ^ 1,)) for lit in t])
+            if out is None:
+                return None
+        return out
+
+    def of(self, n: int) -> list[frozenset[int]]:
+        """Node n as terms (memoised; inputs come before their gates outside ranges)."""
+        if n in self.memo:
+            return self.memo[n]
+        if time.perf_counter() > self.deadline:
+            raise _Timeout
+        net = self.net
+        kind = net.kind[n]
+        ins = net.inputs[net.first_in[n]:net.first_in[n + 1]]
+        terms: list[frozenset[int]] | None
+        if kind == FALSE:
+            terms = []
+        elif kind == TRUE:
+            terms = [frozenset()]
+        elif kind == BASE:
+            terms = [frozenset((2 * net.arg[n],))]
+        elif kind == INPUT:
+            terms = [frozenset((self._move_lit(net.arg[n]),))]
+        elif kind == MOVESET:
+            terms = [frozenset((self._move_lit(g),)) for g in net.sets[net.arg[n]]]
+        elif self.in_range[n]:
+            terms = self._opaque(n)
+        elif kind == OR:
+            terms = list(dict.fromkeys(t for i in ins for t in self.of(i)))
+        elif kind == AND:
+            terms = [frozenset()]
+            for i in ins:
+                terms = self._product(terms, self.of(i))
+                if terms is None:
+                    break
+        elif kind == NOT:
+            terms = self._negation(self.of(ins[0]))
+        else:
+            terms = None
+        if terms is None or len(terms) > MAX_TERMS:
+            terms = self._opaque(n)
+        self.memo[n] = terms
+        return terms
+
+
+def candidates(net: FlatPropnet) -> list[Candidate]:
+    """Every (relation, key) whose groups hold at most one base initially, with a group
+    of two or more; and every union of two small relations whose members hold at most
+    one base initially (``stage bidding`` and ``control ?p``: one phase or the other)."""
+    by_relation: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for b, term in enumerate(net.bases):
+        if arity_of(term) <= MAX_KEY_ARITY:
+            by_relation[(name_of(term), arity_of(term))].append(b)
+    out: list[Candidate] = []
+    small = [(rel, ms) for rel, ms in sorted(by_relation.items())
+             if len(ms) <= MAX_UNION and sum(net.init[b] for b in ms) <= 1]
+    for (rel_a, ms_a), (rel_b, ms_b) in itertools.combinations(small, 2):
+        if sum(net.init[b] for b in ms_a + ms_b) <= 1:
+            out.append(Candidate((f"{rel_a[0]}+{rel_b[0]}", 0), (), (tuple(ms_a + ms_b),)))
+    for (name, arity), members in sorted(by_relation.items()):
+        if len(members) < 2:
+            continue
+        for size in range(arity):
+            for key in itertools.combinations(range(arity), size):
+                groups: dict[tuple, list[int]] = defaultdict(list)
+                for b in members:
+                    args = args_of(net.bases[b])
+                    groups[tuple(args[k] for k in key)].append(b)
+                if any(sum(net.init[b] for b in g) > 1 for g in groups.values()):
+                    continue
+                kept = tuple(tuple(g) for g in groups.values() if len(g) > 1)
+                if kept:
+                    out.append(Candidate((name, arity), key, kept))
+    return out
+
+
+class _Facts:
+    """What holds in every state the engine's waves settle on: a role plays one move at
+    most, a group of an assumed family holds one member at most.  Signs terms."""
+
+    def __init__(self, terms: _Terms, groups: list[list[int]]) -> None:
+        self.group_of: dict[int, list[int]] = defaultdict(list)
+        self.group_mask: list[int] = []
+        for gid, group in enumerate(groups):
+            mask = 0
+            for b in group:
+                self.group_of[b].append(gid)
+                mask |= 1 << b
+            self.group_mask.append(mask)
+        self.move_role = {terms.n_base + g: r for g, r in enumerate(terms.role_of)}
+        self.role_mask = [0] * len(terms.net.roles)
+        for i, r in self.move_role.items():
+            self.role_mask[r] |= 1 << i
+
+    def sign(self, term: frozenset[int]) -> _Signature:
+        return _Signature(term, self)
+
+
+class _Signature:
+    """A term as bit masks over literal ids: pos, the ids it asserts; excl, the ids it
+    rules out (its negated ones, the other moves of each role it names, the other
+    members of each group it names).  Two terms contradict when one asserts what the
+    other rules out; void: contradictory in itself."""
+
+    __slots__ = ("lits", "pos", "excl", "moves", "void")
+
+    def __init__(self, term: frozenset[int], facts: _Facts) -> None:
+        self.lits = term
+        self.moves: dict[int, int] = {}
+        pos = excl = 0
+        for lit in term:
+            i = lit >> 1
+            if lit & 1:
+                excl |= 1 << i
+                continue
+            pos |= 1 << i
+            for gid in facts.group_of.get(i, ()):
+                excl |= facts.group_mask[gid] & ~(1 << i)
+            r = facts.move_role.get(i)
+            if r is not None:
+                self.moves[r] = i
+                excl |= facts.role_mask[r] & ~(1 << i)
+        self.pos, self.excl = pos, excl
+        self.void = bool(pos & excl)
+
+    def contradicts(self, other: _Signature) -> bool:
+        return (self.void or other.void or bool(self.pos & other.excl)
+                or bool(other.pos & self.excl))
+
+
+class _Step:
+    """The successor check under one set of candidates assumed to hold."""
+
+    def __init__(self, terms: _Terms, kept: list[Candidate],
+                 next_terms: dict[int, list[frozenset[int]]]) -> None:
+        self.terms = terms
+        self.facts = _Facts(terms, [list(g) for c in kept for g in c.groups])
+        self.signs = {b: [self.facts.sign(t) for t in ts] for b, ts in next_terms.items()}
+        self.legal_signs: dict[int, list[_Signature]] = {}
+
+    def legal(self, i: int) -> list[_Signature]:
+        """Where the move of literal id i is legal, signed."""
+        if i not in self.legal_signs:
+            g = i - self.terms.n_base
+            self.legal_signs[i] = [self.facts.sign(t) for t in self.terms.legal_terms(g)]
+        return self.legal_signs[i]
+
+    def exclusive(self, x: _Signature, y: _Signature) -> bool:
+        """x and y contradict, alone or where their moves are legal (a move is played
+        only where it is legal)."""
+        if x.contradicts(y):
+            return True
+        both = {(x.pos | y.pos, x.excl | y.excl)}
+        for i in sorted({*x.moves.values(), *y.moves.values()}):
+            both = {(p | lt.pos, e | lt.excl) for p, e in both for lt in self.legal(i)
+                    if not (p | lt.pos) & (e | lt.excl)}
+            if not both:
+                return True
+            if len(both) > MAX_TERMS:
+                return False
+        return False
+
+    def failure(self, c: Candidate) -> tuple[int, int, frozenset[int], frozenset[int]] | None:
+        """Two members of a group of c and a term of each that may hold together in a
+        successor, or None when c is preserved."""
+        for p, q in (pq for g in c.groups for pq in itertools.combinations(g, 2)):
+            if time.perf_counter() > self.terms.deadline:
+                raise _Timeout
+            ys = self.signs[q]
+            # index q's terms by the move of the role most of them name: a term of p
+            # meets only those of the same move (or of none), the others clash
+            role = Counter(r for y in ys for r in y.moves).most_common(1)
+            by_move: dict[int | None, list[_Signature]] = defaultdict(list)
+            for y in ys:
+                by_move[y.moves.get(role[0][0]) if role else None].append(y)
+            for x in self.signs[p]:
+                move = x.moves.get(role[0][0]) if role else None
+                meets = ys if move is None else by_move[move] + by_move[None]
+                for y in meets:
+                    if not self.exclusive(x, y):
+                        return p, q, x.lits, y.lits
+        return None
+
+
+def proved(net: FlatPropnet, seconds: float = DEFAULT_SECONDS) -> list[Candidate] | None:
+    """The candidates that hold in every reachable state (the greatest fixpoint), or
+    None when the proof runs out of time."""
+    terms = _Terms(net, time.perf_counter() + seconds)
+    kept = candidates(net)
+    try:
+        next_terms = {b: terms.of(net.next_node[b])
+                      for c in kept for group in c.groups for b in group}
+        while True:
+            step = _Step(terms, kept, next_terms)
+            failed = {c for c in kept if step.failure(c) is not None}
+            if not failed:
+                return kept
+            kept = [c for c in kept if c not in failed]
+    except _Timeout:
+        return None
+
+
+def mutex_families(net: FlatPropnet, seconds: float = DEFAULT_SECONDS) -> list[list[int]]:
+    """The groups of the candidates proved, as lists of base indices, each base in one
+    at most (the candidates of the biggest groups first); [] when the proof runs out
+    of time."""
+    kept = proved(net, seconds) or []
+    families: list[list[int]] = []
+    taken: set[int] = set()
+    for c in sorted(kept, key=lambda c: (-max(map(len, c.groups)), len(c.groups))):
+        if not any(b in taken for g in c.groups for b in g):
+            families.extend(list(g) for g in c.groups)
+            taken.update(b for g in c.groups for b in g)
+    return sorted(families)
+
+
+def gate_families(net: FlatPropnet, families: list[list[int]],
+                  seconds: float = DEFAULT_SECONDS) -> list[list[int]]:
+    """Families of gates: for a node read by many two-input ANDs, their other inputs
+    split into sets of gates of which at most one holds, as lists of node indices.
+
+    Where the optimiser has factored a move out of the next-state rules (gt_prisoner:
+    ``next (whiteScore y)`` is ``(does white defect) AND h_y``, h_y an OR over the
+    scores y came from), no AND reads a base member, but the h_y exclude each other.
+    Two gates exclude each other when every term of one contradicts every term of the
+    other: a literal and its negation, two moves of one role, two members of one
+    base family.  Legality is not used: the engine's waves settle on states with the
+    joint move of the last ply still on, legal there or not, but always one move per
+    role at most.  Only gates a ply keeps current (the cone of the next state, the
+    legal moves and terminal; no range) are taken.  Each family is proved on its own
+    (from the base families, already proved): out of time, the ones found are kept."""
+    deadline = time.perf_counter() + seconds
+    terms = _Terms(net, deadline)
+    facts = _Facts(terms, families)
+    outs = net.next_node + net.legal_node + net.legal_guard + [net.terminal]
+    cone = reachable(outs, lambda n: net.inputs[net.first_in[n]:net.first_in[n + 1]])
+    readers: dict[int, list[int]] = defaultdict(list)
+    for g in cone:
+        ins = net.inputs[net.first_in[g]:net.first_in[g + 1]]
+        if net.kind[g] == AND and len(ins) == 2 and not terms.in_range[g]:
+            readers[ins[0]].append(ins[1])
+            readers[ins[1]].append(ins[0])
+    found: list[list[int]] = []
+    taken: set[int] = set()
+    try:
+        for s in sorted(readers, key=lambda s: (-len(readers[s]), s)):
+            hs = [h for h in dict.fromkeys(readers[s])
+                  if net.kind[h] in (AND, OR, NOT) and h in cone and not terms.in_range[h]
+                  and h not in taken]
+            if len(hs) < GROUP_MIN:
+                continue
+            cliques: list[list[tuple[int, list[_Signature]]]] = []
+            for h in hs:
+                signs = [facts.sign(t) for t in terms.of(h)]
+                for clique in cliques:
+                    if all(x.contradicts(y) for _, other in clique for x in signs
+                           for y in other):
+                        clique.append((h, signs))
+                        break
+                else:
+                    cliques.append([(h, signs)])
+            for clique in cliques:
+                if len(clique) >= GROUP_MIN:
+                    found.append(sorted(h for h, _ in clique))
+                    taken.update(h for h, _ in clique)
+    except _Timeout:
+        pass
+    return found
