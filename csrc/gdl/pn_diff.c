@@ -620,7 +620,8 @@ static inline void pn_guard_rise(pn_wave *w, uint32_t g) {
  * family's true member follows it; as a guard it counts its ANDs again when it rises
  * (or steps them down as it falls); through its groups it is counted in the ANDs
  * guarded by the member that holds. */
-static void pn_changed_extra(pn_wave *w, uint32_t i, uint8_t x) {
+static inline __attribute__((always_inline)) void pn_changed_extra(pn_wave *w, uint32_t i,
+                                                                    uint8_t x) {
     const pn_diff_tables *t = w->t;
     const pn_xspan xs = t->xspan[i];
     const uint32_t *link = t->link;
