@@ -9,7 +9,8 @@ needs to reach the AND of the member that holds.
 
 Candidates are read off the bases' shape: for a relation and a proper subset K of its
 argument positions (the key), the bases that agree on K form a group (``(coins ?p ?m)``
-with K = {p}: one group per player).  A candidate is kept when every group has at most
+with K = {p}: one group per player); two small relations may also form one group
+together (``stage bidding`` and ``control ?p``).  A candidate is kept when every group has at most
 one member true initially and the family is *inductive*: assuming every candidate kept
 holds in a state, at most one member of each group holds in any successor under a legal
 joint move.  The candidates that fail are dropped and the others checked again until
@@ -20,10 +21,13 @@ The successor check is syntactic, on each member's next node as a disjunction of
 (conjunctions of literals over base propositions and moves; a gate whose expansion is
 too big stays one opaque literal).  Two members are exclusive when every term of one
 contradicts every term of the other: a literal and its negation, two moves of one role,
-two members of one group of a kept candidate.  A positive move literal brings the
-terms of its legality with it (a move is played only where it is legal), so the move
-of the role in control excludes the other role's marking move.  Whatever the check
-cannot show is simply not a family: sound, not complete.
+two members of one group of a kept candidate; failing those, the two terms with the
+terms of where their moves are legal (a move is played only where it is legal: the
+role in control excludes the other role's marking move).  Whatever the check cannot
+show is simply not a family: sound, not complete.
+
+Gate families (``gate_families``) are proved the same way, from the base families,
+for the gates the engine would guard ANDs with.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ MAX_TERMS = 512        # terms of a node's expansion before it stays an opaque l
 MAX_KEY_ARITY = 4      # relations of more arguments are not candidates
 MAX_UNION = 16         # relations of more bases are not joined with another
 GROUP_MIN = 4          # C's PN_GROUP_MIN: fewer readers of a node are not worth a family
-DEFAULT_SECONDS = 2.0  # the whole proof; over it, no family is used
+DEFAULT_SECONDS = 1.0  # each proof (bases, gates); over it: none, or the gates found
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,8 @@ class _Terms:
             return None
         out: dict[frozenset[int], None] = {}
         for x in a:
+            if time.perf_counter() > self.deadline:
+                raise _Timeout
             for y in b:
                 t = x | y
                 if not self._clash(t):
@@ -379,6 +385,8 @@ def gate_families(net: FlatPropnet, families: list[list[int]],
                 continue
             cliques: list[list[tuple[int, list[_Signature]]]] = []
             for h in hs:
+                if time.perf_counter() > deadline:
+                    raise _Timeout
                 signs = [facts.sign(t) for t in terms.of(h)]
                 for clique in cliques:
                     if all(x.contradicts(y) for _, other in clique for x in signs
