@@ -8,6 +8,7 @@
 #include "../core/game.h"
 #include "../gdl/gdl_api.h"
 #include "ctest.h"
+#include "gdl_cases.h"
 
 /* Roles a (moves "go", "stay") and b ("noop").  Bases (step 0..2), init (step 0).
  * go advances the step, stay keeps it; terminal at step 2, where a gets 100 through a
@@ -135,23 +136,6 @@ static void tiny_plays(int acyclic) {
     CHECK(miai_gdl_playout_check(g, s, 1, -1, &len) == MIAI_EINVAL);
     free(s);
     miai_game_free(g);
-}
-
-/* The game of d and a new initial state of it (NULL, after a failed CHECK, if either
- * cannot be made). */
-static miai_game *game_with_initial_state(const miai_gdl_desc *d, uint8_t **state) {
-    miai_game *g = NULL;
-    miai_game_facts f;
-    CHECK(miai_gdl_create(d, &g) == MIAI_OK);
-    if (!g) return NULL;
-    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
-    *state = malloc(f.state_size);
-    CHECK(*state && miai_state_init(g, *state) == MIAI_OK);
-    if (!*state) {
-        miai_game_free(g);
-        return NULL;
-    }
-    return g;
 }
 
 static void tiny_game_plays(void) {

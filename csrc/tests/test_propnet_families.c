@@ -10,6 +10,7 @@
 #include "../core/game.h"
 #include "../gdl/gdl_api.h"
 #include "ctest.h"
+#include "gdl_cases.h"
 
 /* Role 0 plays a or b, role 1 plays x or y, at once.  Bases (score 0..K-1) and (flag),
  * init (score 0).  a with x raises the score, anything else keeps it; terminal at
@@ -114,22 +115,11 @@ static miai_gdl_desc scores_desc(scores *t) {
     return d;
 }
 
-static miai_game *create(const miai_gdl_desc *d, uint8_t **state) {
-    miai_game *g = NULL;
-    miai_game_facts f;
-    CHECK(miai_gdl_create(d, &g) == MIAI_OK);
-    if (!g) return NULL;
-    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
-    *state = malloc(f.state_size);
-    CHECK(*state && miai_state_init(g, *state) == MIAI_OK);
-    return g;
-}
-
 static void scores_follow_their_families(void) {
     scores t;
     miai_gdl_desc d = scores_desc(&t);
     uint8_t *s = NULL;
-    miai_game *g = create(&d, &s);
+    miai_game *g = game_with_initial_state(&d, &s);
     if (!g) return;
     uint32_t groups = 0, guarded = 0, len = 0;
     CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK);
@@ -201,7 +191,7 @@ static void a_planted_family_is_caught(void) {
     t.fam_first[1] = K + 1; /* (flag) too: it holds with a score from the first ply */
     t.fam_base[K] = K;
     uint8_t *s = NULL, *h = NULL;
-    miai_game *g = create(&d, &s), *gh = create(&honest, &h);
+    miai_game *g = game_with_initial_state(&d, &s), *gh = game_with_initial_state(&honest, &h);
     if (!g || !gh) return;
     uint32_t len = 0, groups = 0, guarded = 0;
     CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK && groups > 0);

@@ -121,6 +121,13 @@ def compile_propnet(net: FlatPropnet, name: str, max_plies: int) -> Any:
         keep.append(a)
         return a
 
+    def offsets(lists: list[list[int]]) -> tuple[Any, Any]:
+        """A list of lists as C arrays: offsets (one more than lists), then the items."""
+        first = [0]
+        for items in lists:
+            first.append(first[-1] + len(items))
+        return arr("uint32_t", first), arr("uint32_t", [x for items in lists for x in items])
+
     def texts(values: list[str]) -> Any:
         bufs = [ffi.new("char[]", v.encode()) for v in values]
         keep.extend(bufs)
@@ -149,28 +156,16 @@ def compile_propnet(net: FlatPropnet, name: str, max_plies: int) -> Any:
         d.legal_guarded = arr("uint8_t", net.legal_guarded)
     d.move_text = texts([to_text(m) for ms in net.moves for m in ms])
     d.n_sets = len(net.sets)
-    firsts = [0]
-    for ms in net.sets:
-        firsts.append(firsts[-1] + len(ms))
-    d.set_first = arr("uint32_t", firsts)
-    d.set_move = arr("uint32_t", [m for ms in net.sets for m in ms])
+    d.set_first, d.set_move = offsets(net.sets)
     d.terminal_node = net.terminal
     d.n_goals = len(net.goals)
     d.goal_role = arr("uint32_t", [g[0] for g in net.goals])
     d.goal_value = arr("uint32_t", [g[1] for g in net.goals])
     d.goal_node = arr("uint32_t", [g[2] for g in net.goals])
     d.n_families = len(net.families)
-    fam_first = [0]
-    for f in net.families:
-        fam_first.append(fam_first[-1] + len(f))
-    d.family_first = arr("uint32_t", fam_first)
-    d.family_base = arr("uint32_t", [b for f in net.families for b in f])
+    d.family_first, d.family_base = offsets(net.families)
     d.n_gate_families = len(net.gate_families)
-    gate_first = [0]
-    for f in net.gate_families:
-        gate_first.append(gate_first[-1] + len(f))
-    d.gate_family_first = arr("uint32_t", gate_first)
-    d.gate_family_node = arr("uint32_t", [n for f in net.gate_families for n in f])
+    d.gate_family_first, d.gate_family_node = offsets(net.gate_families)
     d.max_plies = max_plies
     d.seed = net.seed
     name_buf = ffi.new("char[]", name.encode()[: int(lib.MIAI_NAME_LEN) - 1])
