@@ -192,7 +192,8 @@ static int pn_family_members_of(pn_data *d, int families) {
     }
     for (uint32_t i = 0; i < d->n_nodes; i++)
         if (d->kind[i] == MIAI_PN_BASE && base_fam[d->arg[i]])
-            t->xspan[i] = (pn_xspan){0, 0, 0, base_fam[d->arg[i]], base_idx[d->arg[i]] | PN_XS_BASE};
+            t->xspan[i] =
+                (pn_xspan){0, 0, 0, base_fam[d->arg[i]], base_idx[d->arg[i]] | PN_XS_BASE};
     free(base_fam);
     free(base_idx);
     for (uint32_t f = 0; f < d->n_gate_families; f++) {
@@ -661,8 +662,7 @@ static inline __attribute__((always_inline)) void pn_changed_extra(pn_wave *w, u
 
 /* Node i has just changed to x: count it in the gates reading it, mark those whose
  * counter crosses from -1 to 0 or back (and the range gates it feeds), flip the
- * watched bits; as a guard, count its ANDs again when it rises; through its groups,
- * count it in the ANDs guarded by the member that holds. */
+ * watched bits.  (Its family links, if any: pn_changed_extra.) */
 static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_t i,
                                                               uint8_t x) {
     const uint32_t *link = w->t->link;
@@ -699,7 +699,7 @@ static inline void pn_set_source0(pn_wave *w, uint32_t node, uint8_t x) {
 
 /* The same on a net that follows mutex families: the node's value may carry
  * PN_V_EXTRA.  The engine is compiled for each (pn_diff_run), fam a constant, so a net
- * without families pays not one instruction for them. */
+ * without families does none of this work. */
 static inline void pn_set_source1(pn_wave *w, uint32_t node, uint8_t x) {
     uint8_t old = w->v[node];
     if ((old & 1) == x) return;
@@ -1058,7 +1058,8 @@ static void pn_state_legal(const pn_wave *w, uint64_t *out) {
 }
 
 /* The k-th legal move of role r (k < pn_role_count), in increasing order. */
-static inline __attribute__((always_inline)) miai_move pn_kth_legal(const pn_wave *w, uint32_t r, uint32_t k) {
+static inline __attribute__((always_inline)) miai_move pn_kth_legal(const pn_wave *w,
+                                                                     uint32_t r, uint32_t k) {
     const pn_data *d = w->d;
     return pn_kth_bit(w->legal, d->guarded, pn_guard_off(w, r), d->move_off[r],
                       d->move_off[r + 1], k);
@@ -1066,7 +1067,8 @@ static inline __attribute__((always_inline)) miai_move pn_kth_legal(const pn_wav
 
 /* The first legal move of role r (it has one): pn_kth_legal's k = 0 without its count
  * of bits (knightthrough 1.8 % fewer instructions a playout). */
-static inline __attribute__((always_inline)) miai_move pn_first_legal(const pn_wave *w, uint32_t r) {
+static inline __attribute__((always_inline)) miai_move pn_first_legal(const pn_wave *w,
+                                                                       uint32_t r) {
     const pn_data *d = w->d;
     uint64_t off = pn_guard_off(w, r);
     uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];

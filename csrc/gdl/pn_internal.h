@@ -287,8 +287,9 @@ void pn_status(const pn_data *d, pn_state *s, uint8_t *v);
 /* The k-th set bit of words[lo, hi) without the bits of drop & drop_on (k < their
  * count), minus lo: a move drawn from legal-move bits (drop_on ~0 leaves out the
  * guarded moves, pn_diff.c; 0 keeps every bit). */
-static inline __attribute__((always_inline)) miai_move pn_kth_bit(const uint64_t *words, const uint64_t *drop,
-                                   uint64_t drop_on, uint32_t lo, uint32_t hi, uint32_t k) {
+static inline __attribute__((always_inline)) miai_move
+pn_kth_bit(const uint64_t *words, const uint64_t *drop, uint64_t drop_on, uint32_t lo,
+           uint32_t hi, uint32_t k) {
     if (lo >> 6 == (hi - 1) >> 6) { /* one word: the k-th bit is in it, no count */
         uint64_t x = words[lo >> 6] & ~(drop[lo >> 6] & drop_on) & ~0ULL << (lo & 63);
         while (k--) x &= x - 1;

@@ -79,28 +79,13 @@ class _Terms:
                 self.in_range[n] = True
         self.memo: dict[int, list[frozenset[int]]] = {}
         self.legal_memo: dict[int, list[frozenset[int]]] = {}
+        self.plain = _Facts(self, [])  # no family assumed: what holds of any state
 
     def _move_lit(self, g: int) -> int:
         return 2 * (self.n_base + g)
 
     def _opaque(self, n: int) -> list[frozenset[int]]:
         return [frozenset((2 * (self.n_base + self.n_moves + n),))]
-
-    def _clash(self, lits: frozenset[int]) -> bool:
-        """Contradictory in itself: a literal and its negation, or two moves of a role."""
-        played: dict[int, int] = {}
-        for lit in lits:
-            if lit & 1:
-                if lit ^ 1 in lits:
-                    return True
-                continue
-            i = lit >> 1
-            if self.n_base <= i < self.n_base + self.n_moves:
-                g = i - self.n_base
-                r = self.role_of[g]
-                if played.setdefault(r, g) != g:
-                    return True
-        return False
 
     def legal_terms(self, g: int) -> list[frozenset[int]]:
         """Where global move g is legal, as terms (memoised)."""
@@ -122,7 +107,7 @@ class _Terms:
                 raise _Timeout
             for y in b:
                 t = x | y
-                if not self._clash(t):
+                if not self.plain.sign(t).void:  # a literal and its negation, two moves
                     out[t] = None
             if len(out) > MAX_TERMS:
                 return None
