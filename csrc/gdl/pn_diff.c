@@ -915,15 +915,20 @@ static void pn_eval_all(const pn_data *d, const uint64_t *base, const miai_move 
 }
 
 /* Each family's true member (index + 1, 0 for none): a base family's in the base
- * bits, a gate family's in the node values (the last when several hold: a state the
- * rules do not allow, pn_verify); 0 for a family the engine does not use. */
+ * bits (of the bases with a BASE node: the others' changes reach no node, so the wave
+ * cannot follow them), a gate family's in the node values (the last when several
+ * hold: a state the rules do not allow, pn_verify); 0 for a family the engine does
+ * not use. */
 static void pn_family_members(const pn_data *d, const uint64_t *base, const uint8_t *v,
                               uint32_t *cur) {
+    const uint32_t *bf = d->diff.base_first;
     for (uint32_t f = 0; f < d->n_families; f++) {
         cur[f] = 0;
         if (!d->diff.fam_size[f]) continue; /* unused */
-        for (uint32_t e = d->family_first[f]; e < d->family_first[f + 1]; e++)
-            if (pn_bit(base, d->family_base[e])) cur[f] = e - d->family_first[f] + 1;
+        for (uint32_t e = d->family_first[f]; e < d->family_first[f + 1]; e++) {
+            uint32_t b = d->family_base[e]; /* a base no node reads is not followed */
+            if (pn_bit(base, b) && bf[b + 1] > bf[b]) cur[f] = e - d->family_first[f] + 1;
+        }
     }
     for (uint32_t f = 0; f < d->n_gate_families; f++) {
         uint32_t *c = &cur[d->n_families + f];

@@ -144,6 +144,26 @@ static void scores_follow_their_families(void) {
     miai_game_free(g);
 }
 
+static void a_member_without_a_node_is_not_followed(void) {
+    /* (flag) in the score family, but no node reads it (its BASE node made FALSE):
+     * it holds with a score from the first ply on, and the engine, which cannot see
+     * it, follows the scores alone */
+    scores t;
+    miai_gdl_desc d = scores_desc(&t);
+    t.kind[FLAG] = MIAI_PN_FALSE;
+    t.fam_first[1] = K + 1;
+    t.fam_base[K] = K;
+    uint8_t *s = NULL;
+    miai_game *g = game_with_initial_state(&d, &s);
+    if (!g) return;
+    uint32_t len = 0, groups = 0, guarded = 0;
+    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK && groups == 4);
+    for (uint64_t seed = 0; seed < 10; seed++)
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
+    free(s);
+    miai_game_free(g);
+}
+
 static int refused(miai_gdl_desc *d) {
     miai_game *g = NULL;
     int rc = miai_gdl_create(d, &g);
@@ -230,6 +250,7 @@ int main(void) {
         {"scores_follow_their_families", scores_follow_their_families},
         {"malformed_families_refused", malformed_families_refused},
         {"a_planted_family_is_caught", a_planted_family_is_caught},
+        {"a_member_without_a_node_is_not_followed", a_member_without_a_node_is_not_followed},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }
