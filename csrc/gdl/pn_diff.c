@@ -1164,6 +1164,22 @@ static inline __attribute__((always_inline)) void pn_joint_clear_(pn_wave *w, mi
 static void pn_joint_clear0(pn_wave *w, miai_move *cur) { pn_joint_clear_(w, cur, 0); }
 static void pn_joint_clear1(pn_wave *w, miai_move *cur) { pn_joint_clear_(w, cur, 1); }
 
+/* The joint move's wave-1 and wave-2 steps, compiled without and with families. */
+static inline void pn_joint_change(pn_wave *w, miai_move *cur, const miai_move *joint,
+                                   int fam) {
+    if (fam)
+        pn_joint_change1(w, cur, joint);
+    else
+        pn_joint_change0(w, cur, joint);
+}
+
+static inline void pn_joint_clear(pn_wave *w, miai_move *cur, int fam) {
+    if (fam)
+        pn_joint_clear1(w, cur);
+    else
+        pn_joint_clear0(w, cur);
+}
+
 /* Check mode: every node value and counter (but the lazy gates', and a guarded AND's
  * while its guard is false: < 0 only), each family's true member, the next-state and
  * legal bits and the counts against a plain evaluation of the whole net for the
@@ -1213,10 +1229,7 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
     const pn_data *d = w->d;
     const uint64_t *next = w->next;
     if (tally) pn_tally_begin(w, tally);
-    if (fam)
-        pn_joint_change1(w, cur, joint);
-    else
-        pn_joint_change0(w, cur, joint);
+    pn_joint_change(w, cur, joint, fam);
     pn_wave_run(w, fam);
     if (tally) {
         pn_tally_end(w, tally);
@@ -1226,10 +1239,7 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
         flip[word] = s->bits[word] ^ next[word];
         s->bits[word] = next[word]; /* next[] changes while the bases propagate */
     }
-    if (clear && fam)
-        pn_joint_clear1(w, cur);
-    else if (clear)
-        pn_joint_clear0(w, cur);
+    if (clear) pn_joint_clear(w, cur, fam);
     pn_bases_change(w, s->bits, flip, &s->head, fam);
     pn_wave_run(w, fam);
     if (tally) pn_tally_end(w, tally);
@@ -1330,8 +1340,9 @@ pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
         }
         pn_diff_ply(&w, s, cur, joint, flip, clear, tally, fam);
         plies++;
-        if (fam && w.broken) { /* the bases are right, what they give may not be: the plain
-                         * evaluation from here (the rules' own families never get here) */
+        if (fam && w.broken) {
+            /* the bases are right, what they give may not be: the plain evaluation
+             * from here on (the rules' own families never get here) */
             if (check) check->bad++;
             uint8_t v[d->n_nodes];
             pn_status(d, s, v);
@@ -1485,13 +1496,13 @@ int pn_diff_calibrate(miai_game *g) {
             }
         }
         g->facts.max_plies = max_plies;
-        uint64_t with = tally[0].steps + tally[0].fam, without = tally[0].steps + tally[0].unfam;
-        for (int c = 1; c < 2; c++) {
-            if (tally[c].steps + tally[c].fam < with) with = tally[c].steps + tally[c].fam;
-            if (tally[c].steps + tally[c].unfam < without)
-                without = tally[c].steps + tally[c].unfam;
+        uint64_t with[2], without[2]; /* each way of a ply, following families or not */
+        for (int c = 0; c < 2; c++) {
+            with[c] = tally[c].steps + tally[c].fam;
+            without[c] = tally[c].steps + tally[c].unfam;
         }
-        if (d->diff.fam && with >= without) {
+        uint64_t best_with = with[with[1] < with[0]];
+        if (d->diff.fam && best_with >= without[without[1] < without[0]]) {
             /* the families cost more than they save here (a guard that changes every
              * ply, a source that rarely does): the tables again without them */
             free(init);
@@ -1501,9 +1512,8 @@ int pn_diff_calibrate(miai_game *g) {
             rc = pn_diff_build(d, 0);
             return rc == MIAI_OK ? pn_diff_calibrate(g) : rc;
         }
-        d->diff.clear_joint = tally[1].steps + tally[1].fam < tally[0].steps + tally[0].fam;
-        uint64_t best = tally[d->diff.clear_joint].steps + tally[d->diff.clear_joint].fam;
-        pn_bits_choose(d, plies ? (double)best / ((double)plies / 2) : 0.0);
+        d->diff.clear_joint = with[1] < with[0];
+        pn_bits_choose(d, plies ? (double)best_with / ((double)plies / 2) : 0.0);
         rc = MIAI_OK;
     }
     free(init);

@@ -364,8 +364,8 @@ def gate_families(net: FlatPropnet, families: list[list[int]],
     try:
         for s in sorted(readers, key=lambda s: (-len(readers[s]), s)):
             hs = [h for h in dict.fromkeys(readers[s])
-                  if net.kind[h] in (AND, OR, NOT) and h in cone and not terms.in_range[h]
-                  and h not in taken]
+                  if net.kind[h] in (AND, OR, NOT) and not terms.in_range[h]
+                  and h not in taken]  # an input of a gate of the cone is in it
             if len(hs) < GROUP_MIN:
                 continue
             cliques: list[list[tuple[int, list[_Signature]]]] = []
