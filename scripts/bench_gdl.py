@@ -6,6 +6,11 @@ with the propnet (in C) and with the reference prover (Python), in one run.
     python3 scripts/bench_gdl.py --seconds 2 --prover-seconds 5 breakthrough
     python3 scripts/bench_gdl.py --mcts 2 --prover-seconds 0 tictactoe connectFour
 
+"propnet/s" is random playouts run in batches (miai_playouts: on GDL nets 64 games at
+a time, one per bit of a word, where the lanes are cheaper: engine "+lanes",
+GdlGame.lanes_min_batch); "each/s"
+plays them one by one, as a search's playouts are, and "each x" is its speed-up.
+
 With --mcts S, a column more: iterations per CPU second of a plain UCT search (DAG
 mode, from the initial state, S seconds), whose descent plays moves with the game's
 play() where a playout uses the differential engine.  --prover-seconds 0 leaves the
@@ -43,13 +48,14 @@ from engine.search.search import Search  # noqa: E402
 SHARED = ROOT.parent / "shared" / "ggp" / "games"
 
 
-def propnet_speed(game, seconds: float) -> tuple[float, float]:
-    """(playouts/s, plies/s) of C random playouts from the initial state."""
+def propnet_speed(game, seconds: float, lanes: bool = True) -> tuple[float, float]:
+    """(playouts/s, plies/s) of C random playouts from the initial state, in batches
+    (64 games at a time where the net uses the lanes) or one by one (lanes=False)."""
     state = game.initial_state()
     n, total_t, total_plies, batch = 0, 0.0, 0, 64
     while total_t < seconds:
         start = time.process_time()
-        run = playout_run(state, batch, seed=n)
+        run = playout_run(state, batch, seed=n, batch=lanes)
         total_t += time.process_time() - start
         n += batch
         total_plies += run.plies
@@ -122,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
             p = SHARED / (s if s.endswith(".kif") else s + ".kif")
         paths.append(p)
     print(f"{'rulesheet':26s} {'ground s':>8s} {'nodes':>7s} {'edges':>8s} "
-          f"{'propnet/s':>10s} {'prover/s':>9s} {'speed-up':>9s}"
+          f"{'propnet/s':>10s} {'each/s':>10s} {'prover/s':>9s} {'speed-up':>9s} "
+          f"{'each x':>8s}"
           + (f" {'mcts/s':>9s}" if args.mcts else "") + "  engine")
     for path in paths:
         text = path.read_text()
@@ -135,14 +142,17 @@ def main(argv: list[str] | None = None) -> int:
                   f"{p_plies:.1f} plies/s", flush=True)
             continue
         pn_rate, pn_plies = propnet_speed(game, args.seconds)
+        each_rate, each_plies = propnet_speed(game, args.seconds, lanes=False)
         p_rate, p_plies = prover_speed(text, args.prover_seconds) if args.prover_seconds \
             else (0.0, 0.0)
         ratio = pn_plies / p_plies if p_plies else float("inf")
+        each_ratio = each_plies / p_plies if p_plies else float("inf")
         st = game.info.stats
         mcts = f" {mcts_speed(game, args.mcts):9.0f}" if args.mcts else ""
         print(f"{path.name:26s} {game.info.ground_cpu_seconds:8.2f} {st['nodes']:7d} "
-              f"{st['edges']:8d} {pn_rate:10.0f} {p_rate:9.2f} {ratio:8.0f}x{mcts}  "
-              f"{game.playout_engine}", flush=True)
+              f"{st['edges']:8d} {pn_rate:10.0f} {each_rate:10.0f} {p_rate:9.2f} "
+              f"{ratio:8.0f}x {each_ratio:7.0f}x{mcts}  {game.playout_engine}"
+              f"{'+lanes' if game.lanes_min_batch else ''}", flush=True)
     return 0
 
 

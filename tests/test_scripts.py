@@ -149,6 +149,8 @@ def test_bench_gdl_prints_a_row_per_sheet_with_the_mcts_column() -> None:
     assert lines[0].split()[-2:] == ["mcts/s", "engine"]
     rows = {line.split()[0]: line.split() for line in lines[1:]}
     assert set(rows) == {"tictactoe.kif", "connect4.kif"}
-    for cells in rows.values():
-        assert len(cells) == 9 and cells[6].endswith("x") and float(cells[7]) > 0
-    assert rows["tictactoe.kif"][8] == "diff" and rows["connect4.kif"][8] == "diff-clear"
+    for cells in rows.values():  # batches (the lanes), one by one, their speed-ups
+        assert len(cells) == 11 and cells[7].endswith("x") and cells[8].endswith("x")
+        assert float(cells[4]) > 0 and float(cells[5]) > 0 and float(cells[9]) > 0
+    assert rows["tictactoe.kif"][10] == "diff+lanes"
+    assert rows["connect4.kif"][10] == "diff-clear+lanes"

@@ -67,6 +67,12 @@ typedef struct miai_game_ops {
      * Returns the number of plies played.  Must stop at facts.max_plies. */
     uint32_t (*playout)(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                         uint32_t trace_cap, uint32_t *trace_len);
+    /* Optional (NULL = one by one): n playouts from `state` with the game's playout
+     * policy, sum[r] the sum of role r's rewards (0.5 each at the ply cap), *plies the
+     * plies played; the state is not changed.  MIAI_ELIMIT: not for this batch (the
+     * caller plays them one by one); MIAI_ENOMEM. */
+    int (*playouts)(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                    double *sum, uint64_t *plies);
     /* Optional (NULL = always OK): recompute derived data (bitboard unions, group
      * liberties, ...) and compare; returns MIAI_OK or MIAI_ECORRUPT. */
     int (*check)(const miai_game *g, const void *state);

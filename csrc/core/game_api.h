@@ -107,9 +107,14 @@ int miai_move_from_text(const miai_game *g, uint32_t role, const char *text,
 
 /* n playouts from `state` with the game's playout policy (uniform random by
  * default), all in C.  mean_rewards[r] gets the mean reward of role r;
- * *total_plies the plies played in all.  Same seed, same results. */
+ * *total_plies the plies played in all.  Same seed, same results.  A game with a way
+ * to run a batch at once (GDL nets: 64 games in the lanes of a word, pn_lanes.c) runs
+ * the batch that way; miai_playouts_each plays them one by one, each as the search's
+ * playouts are played. */
 int miai_playouts(const miai_game *g, const void *state, uint64_t n, uint64_t seed,
                   double *mean_rewards, uint32_t cap, uint64_t *total_plies);
+int miai_playouts_each(const miai_game *g, const void *state, uint64_t n, uint64_t seed,
+                       double *mean_rewards, uint32_t cap, uint64_t *total_plies);
 
 /* Number of leaves at depth `depth` below `state` (perft).  Simultaneous states count
  * joint moves.  Terminal states before `depth` count as leaves of their own depth only

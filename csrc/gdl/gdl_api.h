@@ -131,4 +131,19 @@ int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarde
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
                            int engine, uint32_t *plies);
 
+/* The least batch of playouts (miai_playouts) that runs in the lanes, in *n (0: none
+ * does). */
+int miai_gdl_lanes_min_batch(const miai_game *g, uint32_t *n);
+
+/* Test of the lanes (pn_lanes.c, where miai_playouts runs batches 64 games at a time):
+ * n playouts from `state` with `seed`, recording for playout i (in the order they
+ * start) and its ply p < cap each role r's number of legal moves in
+ * counts[(i * cap + p) * n_roles + r] and its move in moves[...] (the same index),
+ * its plies in plies[i] and its rewards in rewards[i * n_roles + r].  n and cap at most
+ * MIAI_GDL_LANE_TRACE_MAX; MIAI_ELIMIT when the net is too big for the lanes. */
+#define MIAI_GDL_LANE_TRACE_MAX 4096
+int miai_gdl_lane_playouts(const miai_game *g, const void *state, uint32_t n, uint64_t seed,
+                           uint32_t cap, miai_move *moves, uint32_t *counts, uint32_t *plies,
+                           double *rewards);
+
 #endif

@@ -1513,7 +1513,9 @@ int pn_diff_calibrate(miai_game *g) {
             return rc == MIAI_OK ? pn_diff_calibrate(g) : rc;
         }
         d->diff.clear_joint = with[1] < with[0];
-        pn_bits_choose(d, plies ? (double)best_with / ((double)plies / 2) : 0.0);
+        double per_ply = plies ? (double)best_with / ((double)plies / 2) : 0.0;
+        pn_bits_choose(d, per_ply);
+        pn_lanes_choose(d, per_ply);
         rc = MIAI_OK;
     }
     free(init);

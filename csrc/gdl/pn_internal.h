@@ -206,6 +206,32 @@ typedef struct {
     pn_bval *base_mask;  /* [n_base] the BASE nodes of each base proposition */
 } pn_bits_tables;
 
+/* pn_lanes.c: batches of playouts run 64 at a time, a lane per game. */
+#define PN_LANES_MAX_NODES 262144u /* 2 MB of node values a batch */
+#define PN_LANES_MAX_MOVES 65536u  /* moves of one role: 16 MB of lists a batch */
+/* A ply of the lanes is worth n plies one by one when its work (pn_lanes_tables: the
+ * same whatever the number of games) is PN_LANES_RATIO x n x the differential engine's
+ * node changes and links a ply (pn_diff_calibrate's count); nets with n < 64 run
+ * batches of 2n playouts or more in the lanes (pn_lanes_choose).  The two counts weigh
+ * unlike work (a lane's node is a load and an AND, the differential engine's a walk of
+ * scattered links), so the ratio is measured (bench_gdl.py, batches of 64 and more,
+ * 2026-11-26): lanes 2.5x faster at 1.20 (knightwar), 2.9x at 1.30 (battle), 6.3x at
+ * 1.16 (queens), 2.6x at 0.66 (breakthrough), but 0.5x at 3.0 (twisty-passages) and
+ * 4.12 (kalaha_2009). */
+#define PN_LANES_RATIO 2.5
+#define PN_LANES_MIN_BATCH 2u /* one game never: the one-by-one engines are built for it */
+
+typedef struct {
+    uint8_t built;     /* at most PN_LANES_MAX_NODES nodes, PN_LANES_MAX_MOVES moves a role */
+    uint32_t min_batch; /* batches of this many or more use them, 0: none (pn_lanes_choose) */
+    /* the programs status, next without the status nodes that do not read the joint
+     * move, goal without the status nodes */
+    uint32_t *prog[3];
+    uint32_t len[3];
+    uint64_t work;     /* nodes and edges a ply evaluates, the legal moves, the bases */
+    uint32_t *set_first, *set_move; /* [n_sets + 1] offsets, the moves of each move set */
+} pn_lanes_tables;
+
 typedef struct {
     uint32_t n_nodes;
     pn_op *op;
@@ -240,6 +266,7 @@ typedef struct {
     uint32_t *gate_family_first, *gate_family_node;
     pn_diff_tables diff;
     pn_bits_tables bits;
+    pn_lanes_tables lanes;
 } pn_data;
 
 /* A state: the head, base_words of base bits, legal_words of legal-move bits (global
@@ -333,6 +360,17 @@ void pn_play_bits(const miai_game *g, void *state, const miai_move *moves);
 uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                          uint32_t trace_cap, uint32_t *trace_len, void *shadow,
                          uint32_t *bad);
+
+/* pn_lanes.c */
+int pn_lanes_build(pn_data *d);
+/* Sets lanes.min_batch, the least batch the lanes run (diff_work: the differential
+ * engine's node changes and links a ply; PN_LANES_RATIO); 0 for none. */
+void pn_lanes_choose(pn_data *d, double diff_work);
+void pn_lanes_free(pn_lanes_tables *t);
+/* ops->playouts: n playouts by the lanes, or MIAI_ELIMIT (a batch under
+ * lanes.min_batch): the caller plays them one by one. */
+int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
+                uint64_t *plies);
 
 /* pn_diff.c */
 /* families: 0 builds the tables without following the mutex families. */

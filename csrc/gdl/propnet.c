@@ -301,6 +301,7 @@ static void pn_free_data(pn_data *d) {
     if (!d) return;
     pn_diff_free(&d->diff);
     pn_bits_free(&d->bits);
+    pn_lanes_free(&d->lanes);
     if (d->base_text)
         for (uint32_t i = 0; i < d->n_base; i++) free(d->base_text[i]);
     if (d->move_text)
@@ -330,6 +331,7 @@ static const miai_game_ops pn_ops = {
     .move_from_text = pn_move_from_text,
     .render = pn_render,
     .playout = pn_playout,
+    .playouts = pn_playouts,
     .check = pn_check,
     .destroy = pn_destroy,
 };
@@ -659,6 +661,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     free(outs);
     if (rc == MIAI_OK) rc = pn_diff_build(d, 1);
     if (rc == MIAI_OK) rc = pn_bits_build(d);
+    if (rc == MIAI_OK) rc = pn_lanes_build(d);
     return rc;
 }
 

@@ -37,6 +37,16 @@ class BuildInfo:
     ground_cpu_seconds: float = 0.0  # the same, CPU time of the process
 
 
+@dataclass(frozen=True)
+class LanePlayout:
+    """A playout of the lanes (GdlGame.lane_playouts): per ply, each role's move and
+    number of legal moves (the first ``cap`` plies), and the rewards it ended with."""
+    plies: int
+    moves: list[tuple[int, ...]]
+    counts: list[tuple[int, ...]]
+    rewards: tuple[float, ...]
+
+
 class GdlGame(Game):
     """A Game whose rules are a GDL description, evaluated by a C propnet."""
 
@@ -59,6 +69,47 @@ class GdlGame(Game):
         check(lib.miai_gdl_playout_engine(self.ptr, engine), "playout engine")
         names = {v: k for k, v in PLAYOUT_ENGINES.items()}
         return names.get(engine[0], "generic")
+
+    @property
+    def lanes_min_batch(self) -> int:
+        """The least batch of playouts (engine.playouts.playout_run) that runs in the
+        lanes, up to 64 games at a time, one per bit of a word (csrc/gdl/pn_lanes.c),
+        because a ply there costs less than the batch's plies one by one; 0 when no
+        batch does."""
+        n = ffi.new("uint32_t *")
+        check(lib.miai_gdl_lanes_min_batch(self.ptr, n), "lanes")
+        return int(n[0])
+
+    def lane_playouts(self, state: State, n: int, seed: int,
+                      cap: int) -> list[LanePlayout]:
+        """``n`` playouts from ``state`` by the lanes, whether or not batches use them,
+        each with its legal-move counts and moves for its first ``cap`` plies: what a
+        test replays by the plain play.  Raises LimitError on a net too big for them."""
+        limit = int(lib.MIAI_GDL_LANE_TRACE_MAX)
+        for what, value in (("n", n), ("cap", cap)):
+            if not isinstance(value, int) or not 0 <= value <= limit:
+                raise InvalidArgumentError(f"{what} must be an int in [0, {limit}]")
+        if not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
+        nr = self.n_roles
+        moves = ffi.new("miai_move[]", max(1, n * cap * nr))
+        counts = ffi.new("uint32_t[]", max(1, n * cap * nr))
+        plies = ffi.new("uint32_t[]", max(1, n))
+        rewards = ffi.new("double[]", max(1, n * nr))
+        code = lib.miai_gdl_lane_playouts(self.ptr, state.ptr, n, seed, cap, moves, counts,
+                                          plies, rewards)
+        if code == lib.MIAI_ELIMIT:
+            raise LimitError("net too big for the lanes")
+        check(code, "lane playouts")
+        out = []
+        for i in range(n):
+            at = [(i * cap + k) * nr for k in range(min(int(plies[i]), cap))]
+            out.append(LanePlayout(
+                plies=int(plies[i]),
+                moves=[tuple(int(moves[a + r]) for r in range(nr)) for a in at],
+                counts=[tuple(int(counts[a + r]) for r in range(nr)) for a in at],
+                rewards=tuple(float(rewards[i * nr + r]) for r in range(nr))))
+        return out
 
     @property
     def family_groups(self) -> tuple[int, int]:
