@@ -8,6 +8,8 @@ Spec keys read here, the budget of every search bot:
     mode        ``dag`` (transpositions shared) or ``tree``
     reuse       ``1`` (default): keep the subgraph below the move played between
                 moves (``Search.advance``); ``0``: a fresh search every move
+    leaf        playouts from each leaf, their mean backed up (default 1; GDL nets run
+                them 64 at a time: docs/gdl.md "Lanes"; not with RAVE)
 Every other key goes to ``engine.search.algorithm_from_spec(name, params)``, so a new
 algorithm of the search layer is a bot the day it exists, with no change here.
 """
@@ -24,7 +26,7 @@ from engine import games
 from engine.errors import LimitError, MiaiError, OutOfMemoryError
 from engine.games import Game, Move, State
 
-BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse")
+BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse", "leaf")
 DEFAULT_ITERATIONS = 1000
 DEFAULT_NODES = 1_000_000
 
@@ -74,6 +76,7 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
+        self.leaf_playouts = plain.get_int("leaf", 1, minimum=1, maximum=1024)
         # Called with the running SearchResult after each batch (GTP's live graphics).
         self.progress: Callable[[Any], None] | None = None
         if search_factory is None or algorithm_factory is None:
@@ -137,9 +140,10 @@ class SearchBot(BaseBot):
         self._searches += 1
         seed = (self.game_seed() + 0xBF58476D1CE4E5B9 * self._searches) % (SEED_MAX + 1)
         algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
+        leaf = {"leaf_playouts": self.leaf_playouts} if self.leaf_playouts > 1 else {}
         self._search = self._new_search(
             state.copy(), algorithm, seed=seed, max_nodes=self.max_nodes,
-            mode=self.mode, role=role,
+            mode=self.mode, role=role, **leaf,
         )
         self._search_role = role
         return self._search

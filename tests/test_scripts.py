@@ -141,6 +141,19 @@ def test_callgrind_gdl_plays_its_playouts_without_valgrind() -> None:
     assert float(rows[1][4]) > 1
 
 
+def test_bench_gdl_lanes_prints_the_least_batch_and_both_ways() -> None:
+    run = run_script("bench_gdl_lanes.py", "--seconds", "0.05", "roshambo2",
+                     "twisty-passages")
+    assert run.returncode == 0, run.stderr
+    rows = {line.split()[0]: line.split() for line in run.stdout.splitlines()[1:]}
+    assert set(rows) == {"roshambo2.kif", "twisty-passages.kif"}
+    lanes = rows["roshambo2.kif"]  # least batch, then rates and ratio at it and at 64
+    assert len(lanes) == 8 and 2 <= int(lanes[1]) <= 64
+    assert all(float(x) > 0 for x in lanes[2:])
+    keeps = rows["twisty-passages.kif"]  # no lanes: one by one both ways
+    assert keeps[1:5] == ["0", "-", "-", "-"] and float(keeps[7]) > 0
+
+
 def test_bench_gdl_prints_a_row_per_sheet_with_the_mcts_column() -> None:
     run = run_script("bench_gdl.py", "--seconds", "0.05", "--prover-seconds", "0.05",
                      "--mcts", "0.05", "tictactoe", "tests/gdl/connect4.kif")

@@ -128,12 +128,41 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
     return child;
 }
 
+/* The mean rewards of k > 1 playouts from s->work (left as it is): a batch by the
+ * game's ops->playouts, else one by one on s->leaf. */
+static void evaluate_many(miai_search *s, uint32_t k, double *rewards) {
+    const miai_game *g = s->game;
+    uint32_t nr = g->facts.n_roles;
+    double sum[MIAI_MAX_ROLES] = {0}, r[MIAI_MAX_ROLES];
+    uint64_t plies = 0;
+    s->playouts += k;
+    if (!g->ops->playouts || g->ops->playouts(g, s->work, k, &s->rng, sum, &plies) != MIAI_OK) {
+        for (uint32_t r0 = 0; r0 < nr; r0++) sum[r0] = 0.0;
+        for (uint32_t i = 0; i < k; i++) {
+            memcpy(s->leaf, s->work, g->facts.state_size);
+            miai_game_playout(g, s->leaf, &s->rng, NULL, 0, NULL);
+            if (miai_chead_of(s->leaf)->to_move == MIAI_NOBODY) {
+                g->ops->rewards(g, s->leaf, r);
+            } else {
+                for (uint32_t q = 0; q < nr; q++) r[q] = 0.5; /* the ply cap: a draw */
+            }
+            for (uint32_t q = 0; q < nr; q++) sum[q] += r[q];
+        }
+    }
+    for (uint32_t q = 0; q < nr; q++) rewards[q] = sum[q] / k;
+}
+
 static void evaluate(miai_search *s, double *rewards) {
     const miai_game *g = s->game;
     miai_head *h = miai_head_of(s->work);
     s->trace_len = 0;
     s->trace_role = MIAI_NOBODY;
+    if (s->cfg.leaf_playouts > 1 && h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies) {
+        evaluate_many(s, s->cfg.leaf_playouts, rewards);
+        return;
+    }
     if (h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies) {
+        s->playouts++;
         s->trace_role = h->to_move;
         miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
                           s->trace ? &s->trace_len : NULL);
@@ -252,6 +281,7 @@ int miai_mcts_init(miai_search *s) {
     s->path.cap = (f->max_plies + 2) * f->n_roles;
     s->path.steps = malloc(sizeof(miai_step) * s->path.cap);
     if (!s->work || !s->moves || !s->path.steps) return MIAI_ENOMEM;
+    if (s->cfg.leaf_playouts > 1 && !(s->leaf = malloc(f->state_size))) return MIAI_ENOMEM;
     return miai_mcts_set_root(s, MIAI_NIL);
 }
 
@@ -264,6 +294,8 @@ void miai_mcts_done(miai_search *s) {
     free(s->work);
     free(s->moves);
     free(s->path.steps);
+    free(s->leaf);
+    s->leaf = NULL;
     s->work = NULL;
     s->moves = NULL;
     s->path.steps = NULL;

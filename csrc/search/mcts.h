@@ -15,6 +15,8 @@
  *         call) when a descent first goes through it;
  *       playout: from the state where the descent ended, with the game's playout
  *         policy; a terminal state gives its rewards, the ply cap a draw (0.5 each);
+ *         with cfg.leaf_playouts k > 1, the mean of k playouts from there (a batch
+ *         by the game's ops->playouts where it has one);
  *       backup: node->n += 1 on every node of the path, then the policy's backup.
  *     When the node budget is full the descent ends at the unexpanded edge and the
  *     playout starts from its destination state (path.leaf = MIAI_NIL).
@@ -46,6 +48,8 @@ struct miai_search {
     miai_path path;
     atomic_bool stop;
     uint64_t iterations;    /* all runs */
+    uint64_t playouts;      /* all runs */
+    uint8_t *leaf;          /* leaf_playouts > 1 on a game without a batch op: scratch */
     uint64_t root_iterations;
     double seconds;
     double root_sum[MIAI_MAX_ROLES];  /* rewards per role since the root was set */

@@ -28,6 +28,10 @@ static int config_ok(const miai_search_config *cfg) {
     if (!isfinite(cfg->c) || cfg->c < 0) return 0;
     for (int i = 0; i < MIAI_SEARCH_PARAMS; i++)
         if (!isfinite(cfg->params[i])) return 0;
+    if (cfg->leaf_playouts > MIAI_LEAF_PLAYOUTS_MAX) return 0;
+    if (cfg->leaf_playouts > 1 &&
+        (cfg->algorithm == MIAI_ALG_RAVE || cfg->algorithm == MIAI_ALG_AUCT_RAVE))
+        return 0;
     return 1;
 }
 
@@ -87,9 +91,11 @@ int miai_search_run(miai_search *s, uint64_t max_iterations, double max_seconds,
     double rewards[MIAI_MAX_ROLES];
     double start = now_seconds(), deadline = start + max_seconds;
     uint64_t i = 0;
+    /* several playouts an iteration: the clock read every iteration */
+    uint64_t every = s->cfg.leaf_playouts > 1 ? 1 : MIAI_TIME_CHECK_EVERY;
     while (!max_iterations || i < max_iterations) {
         if (atomic_load_explicit(&s->stop, memory_order_relaxed)) break;
-        if (timed && i % MIAI_TIME_CHECK_EVERY == 0 && now_seconds() >= deadline) break;
+        if (timed && i % every == 0 && now_seconds() >= deadline) break;
         miai_mcts_iterate(s, rewards);
         i++;
     }
@@ -118,6 +124,7 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->nodes = s->dag.n_nodes;
     out->edges = s->dag.n_edges;
     out->root = s->dag.root;
+    out->playouts = s->playouts;
     out->max_nodes = s->dag.max_nodes;
     out->refused = s->dag.refused;
     out->graph_bytes = miai_dag_bytes_allocated(&s->dag);

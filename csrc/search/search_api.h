@@ -58,7 +58,15 @@ typedef struct {
     uint64_t seed;
     double c;               /* exploration constant, finite and >= 0 */
     double params[MIAI_SEARCH_PARAMS];  /* algorithm-specific, documented per policy */
+    /* Playouts from each leaf, their mean rewards backed up as the iteration's (0 or 1:
+     * one; at most MIAI_LEAF_PLAYOUTS_MAX).  A game with a way to run a batch at once
+     * runs them so (GDL nets: the lanes, 64 games at a time, csrc/gdl/pn_lanes.c).
+     * Not with RAVE (MIAI_ALG_RAVE, MIAI_ALG_AUCT_RAVE): its AMAF reads the one
+     * playout's moves. */
+    uint32_t leaf_playouts;
 } miai_search_config;
+
+#define MIAI_LEAF_PLAYOUTS_MAX 1024
 
 /* One edge as reports and tests see it. */
 typedef struct {
@@ -97,6 +105,8 @@ typedef struct {
     uint32_t bytes_per_edge;
     uint32_t bytes_per_node;
     double seconds;         /* time spent in miai_search_run, all runs */
+    uint64_t playouts;      /* playouts run, all runs (leaf_playouts a leaf; none at a
+                             * terminal leaf) */
 } miai_search_info;
 
 int miai_search_create(const miai_game *g, const void *state, const miai_search_config *cfg,

@@ -9,6 +9,7 @@
 
 #include "../core/game.h"
 #include "../gdl/gdl_api.h"
+#include "../search/search_api.h"
 #include "ctest.h"
 #include "gdl_cases.h"
 
@@ -157,11 +158,40 @@ static void lane_playouts_refuse_bad_arguments(void) {
     miai_game_free(g);
 }
 
+/* A search with 64 playouts a leaf runs them in the lanes (the batch op): the leaves'
+ * playouts are counted, the root's edges hold means of 64 games. */
+static void search_leaves_run_in_the_lanes(void) {
+    miai_gdl_desc d = steps(50);
+    uint8_t *s0 = NULL;
+    miai_game *g = game_with_initial_state(&d, &s0);
+    if (!g) return;
+    miai_search_config c;
+    memset(&c, 0, sizeof c);
+    c.algorithm = MIAI_ALG_UCT;
+    c.mode = MIAI_MODE_DAG;
+    c.final_choice = MIAI_FINAL_VISITS;
+    c.max_nodes = 1000;
+    c.c = 0.7;
+    c.seed = 5;
+    c.leaf_playouts = 64;
+    miai_search *s = NULL;
+    CHECK(miai_search_create(g, s0, &c, &s) == MIAI_OK);
+    uint64_t done = 0;
+    CHECK(s && miai_search_run(s, 40, 0.0, &done) == MIAI_OK && done == 40);
+    miai_search_info info;
+    CHECK(s && miai_search_get_info(s, &info) == MIAI_OK);
+    CHECK(info.playouts > 0 && info.playouts % 64 == 0 && info.playouts <= 64 * 40);
+    miai_search_free(s);
+    free(s0);
+    miai_game_free(g);
+}
+
 int main(void) {
     const ctest_case cases[] = {
         {"lane_games_replay_by_the_plain_play", lane_games_replay_by_the_plain_play},
         {"lanes_stop_at_the_ply_cap", lanes_stop_at_the_ply_cap},
         {"lane_playouts_refuse_bad_arguments", lane_playouts_refuse_bad_arguments},
+        {"search_leaves_run_in_the_lanes", search_leaves_run_in_the_lanes},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }

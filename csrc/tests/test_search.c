@@ -589,6 +589,38 @@ static void batch_splits_do_not_matter(void) {
     miai_game_free(ttt);
 }
 
+/* Several playouts a leaf on a game without a batch op: one by one on a scratch
+ * state; every non-terminal leaf counts leaf_playouts, every root edge's mean is a
+ * mean of means (a multiple of 1 / (2 * 8) for Tic-tac-toe's 0, 0.5, 1 rewards). */
+static void leaf_playouts_one_by_one(void) {
+    miai_game *ttt = NULL;
+    miai_game_create("tictactoe", NULL, 0, &ttt);
+    uint8_t state[64];
+    miai_state_init(ttt, state);
+    miai_search_config c = config(MIAI_MODE_TREE, 3, 100000);
+    c.leaf_playouts = 8;
+    miai_search *s = new_search(ttt, state, c);
+    run(s, 9); /* the opening's nine moves, one leaf each, none terminal */
+    miai_search_info info;
+    miai_search_get_info(s, &info);
+    CHECK_EQ_U64(info.playouts, 72);
+    miai_edge_stats e[9];
+    uint32_t n = 0;
+    CHECK(miai_search_root_edges(s, e, 9, &n) == MIAI_OK && n == 9);
+    int fractional = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double x = e[i].mean * 16.0;
+        CHECK(e[i].n == 1 && x == (double)(int)x);
+        fractional |= e[i].mean != 0.0 && e[i].mean != 0.5 && e[i].mean != 1.0;
+    }
+    CHECK(fractional); /* one playout a leaf would give 0, 0.5 or 1 */
+    run(s, 300);
+    miai_search_get_info(s, &info);
+    CHECK(info.playouts <= 8 * 309 && info.playouts % 8 == 0);
+    miai_search_free(s);
+    miai_game_free(ttt);
+}
+
 typedef struct {
     const miai_game *g;
     const void *state;
@@ -644,8 +676,11 @@ static void bad_input_is_rejected(void) {
     CHECK(miai_search_create(ttt, NULL, &c, &s) == MIAI_EINVAL);
     CHECK(miai_search_create(ttt, state, NULL, &s) == MIAI_EINVAL);
     CHECK(miai_search_create(ttt, state, &c, NULL) == MIAI_EINVAL);
-    miai_search_config bad[9];
-    for (int i = 0; i < 9; i++) bad[i] = c;
+    miai_search_config bad[11];
+    for (int i = 0; i < 11; i++) bad[i] = c;
+    bad[9].leaf_playouts = MIAI_LEAF_PLAYOUTS_MAX + 1;
+    bad[10].leaf_playouts = 2; /* RAVE reads the one playout's moves */
+    bad[10].algorithm = MIAI_ALG_RAVE;
     bad[7].max_bytes = 1000;
     bad[8].flags = 4;
     bad[0].algorithm = 99;
@@ -655,7 +690,7 @@ static void bad_input_is_rejected(void) {
     bad[4].c = NAN;
     bad[5].c = -1.0;
     bad[6].params[3] = INFINITY;
-    for (int i = 0; i < 9; i++) {
+    for (int i = 0; i < 11; i++) {
         CHECK(miai_search_create(ttt, state, &bad[i], &s) == MIAI_EINVAL);
         CHECK(s == NULL);
     }
@@ -753,6 +788,7 @@ int main(void) {
         {"reused_root_prunes_moves_illegal_in_its_history",
          reused_root_prunes_moves_illegal_in_its_history},
         {"batch_splits_do_not_matter", batch_splits_do_not_matter},
+        {"leaf_playouts_one_by_one", leaf_playouts_one_by_one},
         {"two_searches_in_two_threads", two_searches_in_two_threads},
         {"bad_input_is_rejected", bad_input_is_rejected},
     };

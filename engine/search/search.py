@@ -92,6 +92,9 @@ class Search:
     extension: optional, >= 64 KiB) its memory (nodes, edges, table, links): when
     either is full the search keeps sampling without expanding.  ``role`` chooses whose moves are
     reported at simultaneous roots (default: the role to move, or role 0).
+    ``leaf_playouts`` (default 1) playouts run from each leaf and their mean rewards
+    backed up (not with RAVE); a GDL net runs them 64 at a time where that is cheaper
+    (csrc/gdl/pn_lanes.c), other games one by one.
     ``run`` may be stopped from another thread with :meth:`stop`; :meth:`result`
     called while a run is in progress returns the last batch's result.
     """
@@ -108,6 +111,7 @@ class Search:
         mode: str = "dag",
         role: int | None = None,
         max_bytes: int | None = None,
+        leaf_playouts: int = 1,
     ) -> None:
         if not isinstance(state, State):
             raise InvalidArgumentError(f"a Search needs a State, not {state!r}")
@@ -135,6 +139,14 @@ class Search:
             )
         if mode not in MODES:
             raise InvalidArgumentError(f"mode must be 'dag' or 'tree', not {mode!r}")
+        most = int(lib.MIAI_LEAF_PLAYOUTS_MAX)
+        if (
+            isinstance(leaf_playouts, bool)
+            or not isinstance(leaf_playouts, int)
+            or not 1 <= leaf_playouts <= most
+        ):
+            raise InvalidArgumentError(
+                f"leaf_playouts must be an int in [1, {most}], not {leaf_playouts!r}")
         game = state.game
         if role is not None and (
             isinstance(role, bool) or not isinstance(role, int) or not 0 <= role < game.n_roles
@@ -157,7 +169,11 @@ class Search:
         cfg.max_bytes = max_bytes or 0
         cfg.seed = seed
         cfg.final_choice = lib.MIAI_FINAL_VISITS
+        cfg.leaf_playouts = leaf_playouts
         algorithm.configure(cfg)  # type: ignore[attr-defined]
+        if leaf_playouts > 1 and cfg.algorithm in (lib.MIAI_ALG_RAVE, lib.MIAI_ALG_AUCT_RAVE):
+            raise InvalidArgumentError(
+                "leaf_playouts > 1 is not for RAVE: its AMAF reads the one playout's moves")
         out = ffi.new("miai_search **")
         check(lib.miai_search_create(game.ptr, self._state.ptr, cfg, out), "create search")
         self._ptr = ffi.gc(out[0], lib.miai_search_free)
@@ -322,6 +338,7 @@ class Search:
             "bytes_per_edge": int(i.bytes_per_edge),
             "bytes_per_node": int(i.bytes_per_node),
             "seconds": float(i.seconds),
+            "playouts": int(i.playouts),
         }
 
     def node(self, index: int) -> dict[str, int]:
