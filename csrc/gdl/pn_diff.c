@@ -1481,6 +1481,7 @@ int pn_diff_calibrate(miai_game *g) {
         g->ops->init(g, init);
         pn_tally tally[2] = {{.before = before}, {.before = before}};
         uint64_t plies = 0;
+        uint32_t lengths[PN_CALIBRATION_PLAYOUTS]; /* the games' plies (both ways alike) */
         /* The tally reads every node twice a ply: at most 2^22 / n plies a playout
          * (othello's 200 k nodes: 20 plies; nets under 1,000 nodes: whole games), so
          * a big net or a long game costs milliseconds, not seconds, at creation. */
@@ -1490,9 +1491,10 @@ int pn_diff_calibrate(miai_game *g) {
         for (int clear = 0; clear < 2; clear++) {
             miai_rng rng;
             miai_rng_seed(&rng, 12345);
-            for (int k = 0; k < 16; k++) {
+            for (int k = 0; k < PN_CALIBRATION_PLAYOUTS; k++) {
                 memcpy(s, init, size);
-                plies += pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
+                lengths[k] = pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
+                plies += lengths[k];
             }
         }
         g->facts.max_plies = max_plies;
@@ -1515,7 +1517,7 @@ int pn_diff_calibrate(miai_game *g) {
         d->diff.clear_joint = with[1] < with[0];
         double per_ply = plies ? (double)best_with / ((double)plies / 2) : 0.0;
         pn_bits_choose(d, per_ply);
-        pn_lanes_choose(d, per_ply);
+        pn_lanes_choose(d, per_ply, lengths, PN_CALIBRATION_PLAYOUTS);
         rc = MIAI_OK;
     }
     free(init);

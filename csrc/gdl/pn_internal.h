@@ -211,15 +211,24 @@ typedef struct {
 #define PN_LANES_MAX_MOVES 65536u  /* moves of one role: 16 MB of lists a batch */
 /* A ply of the lanes is worth n plies one by one when its work (pn_lanes_tables: the
  * same whatever the number of games) is PN_LANES_RATIO x n x the differential engine's
- * node changes and links a ply (pn_diff_calibrate's count); nets with n < 64 run
- * batches of 2n playouts or more in the lanes (pn_lanes_choose).  The two counts weigh
+ * node changes and links a ply (pn_diff_calibrate's count); nets with n < 64 run a
+ * batch in the lanes when it has enough games that its plies, as many as its longest
+ * game's, cost less than its games' plies one by one (pn_lanes_choose).  The two counts weigh
  * unlike work (a lane's node is a load and an AND, the differential engine's a walk of
  * scattered links), so the ratio is measured (bench_gdl.py, batches of 64 and more,
  * 2026-11-26): lanes 2.5x faster at 1.20 (knightwar), 2.9x at 1.30 (battle), 6.3x at
  * 1.16 (queens), 2.6x at 0.66 (breakthrough), but 0.5x at 3.0 (twisty-passages) and
  * 4.12 (kalaha_2009). */
 #define PN_LANES_RATIO 2.5
-#define PN_LANES_MIN_BATCH 2u /* one game never: the one-by-one engines are built for it */
+/* A batch of under 64 games takes the lanes when they cost at most this much of one by
+ * one by that count: a lane's own work (its draws, its moves' list) is left out of
+ * `work` (snake2p: 0.92x on 25 playouts where the count said 1.0x). */
+#define PN_LANES_MARGIN 0.7
+/* Batches under this stay one by one: a batch's tables cost a few allocations, more
+ * than a few playouts of the smallest nets (blocks: 0.92x on 3 playouts). */
+#define PN_LANES_MIN_BATCH 8u
+/* pn_diff_calibrate's playouts (each way of a differential ply). */
+#define PN_CALIBRATION_PLAYOUTS 16
 
 typedef struct {
     uint8_t built;     /* at most PN_LANES_MAX_NODES nodes, PN_LANES_MAX_MOVES moves a role */
@@ -364,8 +373,9 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
 /* pn_lanes.c */
 int pn_lanes_build(pn_data *d);
 /* Sets lanes.min_batch, the least batch the lanes run (diff_work: the differential
- * engine's node changes and links a ply; PN_LANES_RATIO); 0 for none. */
-void pn_lanes_choose(pn_data *d, double diff_work);
+ * engine's node changes and links a ply; lengths: the plies of the m calibration
+ * playouts; PN_LANES_RATIO); 0 for none. */
+void pn_lanes_choose(pn_data *d, double diff_work, const uint32_t *lengths, uint32_t m);
 void pn_lanes_free(pn_lanes_tables *t);
 /* ops->playouts: n playouts by the lanes, or MIAI_ELIMIT (a batch under
  * lanes.min_batch): the caller plays them one by one. */

@@ -21,12 +21,21 @@
  * miai_gdl_lane_playouts records every lane's legal-move counts and moves so that
  * tests replay each game by the plain play.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pn_internal.h"
 
 /* ---- tables ------------------------------------------------------------------- */
+
+/* The most moves a role has (at least 1). */
+static uint32_t pn_most_moves(const pn_data *d) {
+    uint32_t most = 1;
+    for (uint32_t r = 0; r < d->n_roles; r++)
+        if (d->n_moves[r] > most) most = d->n_moves[r];
+    return most;
+}
 
 void pn_lanes_free(pn_lanes_tables *t) {
     for (int i = 0; i < 3; i++) free(t->prog[i]);
@@ -92,10 +101,9 @@ static uint64_t pn_lanes_prog_work(const pn_data *d, const uint32_t *prog, uint3
 int pn_lanes_build(pn_data *d) {
     pn_lanes_tables *t = &d->lanes;
     memset(t, 0, sizeof *t);
-    uint32_t n = d->n_nodes, most = 1;
-    for (uint32_t r = 0; r < d->n_roles; r++)
-        if (d->n_moves[r] > most) most = d->n_moves[r];
-    if (n > PN_LANES_MAX_NODES || most > PN_LANES_MAX_MOVES) return MIAI_OK; /* not built */
+    uint32_t n = d->n_nodes;
+    if (n > PN_LANES_MAX_NODES || pn_most_moves(d) > PN_LANES_MAX_MOVES)
+        return MIAI_OK; /* not built */
     uint8_t *in_status = calloc(n ? n : 1, 1), *dep = calloc(n ? n : 1, 1);
     int rc = MIAI_ENOMEM;
     if (in_status && dep) {
@@ -147,17 +155,45 @@ int pn_lanes_build(pn_data *d) {
     return MIAI_OK;
 }
 
-void pn_lanes_choose(pn_data *d, double diff_work) {
+/* The expected plies of the longest of n games whose lengths are drawn from the m
+ * sorted ones (the largest order statistic of the sample's distribution). */
+static double pn_expected_longest(const uint32_t *sorted, uint32_t m, uint32_t n) {
+    double e = 0.0, below = 0.0;
+    for (uint32_t i = 1; i <= m; i++) {
+        double at = pow((double)i / m, (double)n);
+        e += sorted[i - 1] * (at - below);
+        below = at;
+    }
+    return e;
+}
+
+void pn_lanes_choose(pn_data *d, double diff_work, const uint32_t *lengths, uint32_t m) {
     pn_lanes_tables *t = &d->lanes;
     t->min_batch = 0;
-    if (!t->built || diff_work <= 0) return;
-    /* a ply of the lanes is worth n plies one by one; a batch keeps about half its
-     * lanes busy while the longest of its games ends (breakthrough: 0.8x on 17
-     * playouts, 2.6x on 64), so it takes 2n */
-    double n = (double)t->work / (PN_LANES_RATIO * diff_work);
-    if (n >= 64.0) return;
-    t->min_batch = (uint32_t)(2.0 * n) + 1u;
-    if (t->min_batch < PN_LANES_MIN_BATCH) t->min_batch = PN_LANES_MIN_BATCH;
+    if (!t->built || diff_work <= 0 || m == 0 || m > PN_CALIBRATION_PLAYOUTS) return;
+    uint32_t sorted[PN_CALIBRATION_PLAYOUTS];
+    double mean = 0.0;
+    for (uint32_t i = 0; i < m; i++) { /* insertion sort: m is 16 */
+        uint32_t x = lengths[i], k = i;
+        for (; k > 0 && sorted[k - 1] > x; k--) sorted[k] = sorted[k - 1];
+        sorted[k] = x;
+        mean += x;
+    }
+    mean /= m;
+    if (mean <= 0.0) return;
+    /* Long batches keep the lanes busy (a lane starts the next game as one ends): a ply
+     * of 64 games against 64 plies one by one (PN_LANES_RATIO was measured so). */
+    if ((double)t->work >= PN_LANES_RATIO * diff_work * 64.0) return;
+    /* A batch of n < 64 games runs as many plies as its longest game, each costing
+     * `work`; one by one its games cost n x mean plies of PN_LANES_RATIO x diff_work. */
+    for (uint32_t n = PN_LANES_MIN_BATCH; n < 64; n++) {
+        if ((double)t->work * pn_expected_longest(sorted, m, n) <
+            PN_LANES_MARGIN * PN_LANES_RATIO * diff_work * n * mean) {
+            t->min_batch = n;
+            return;
+        }
+    }
+    t->min_batch = 64;
 }
 
 /* ---- evaluation ----------------------------------------------------------------- */
@@ -239,10 +275,8 @@ static void pn_lane_work_free(pn_lane_work *w) {
     free(w->list);
 }
 
-static int pn_lane_work_alloc(const pn_data *d, const pn_state *s, pn_lane_work *w) {
-    uint32_t most = 1;
-    for (uint32_t r = 0; r < d->n_roles; r++)
-        if (d->n_moves[r] > most) most = d->n_moves[r];
+static int pn_lane_work_alloc(const pn_data *d, const pn_state *s, uint32_t most,
+                              pn_lane_work *w) {
     w->v = calloc(d->n_nodes ? d->n_nodes : 1, sizeof(uint64_t));
     w->base = calloc(d->n_base ? d->n_base : 1, sizeof(uint64_t));
     w->mv = calloc(d->total_moves ? d->total_moves : 1, sizeof(uint64_t));
@@ -262,14 +296,12 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
                           double *sum, uint64_t *plies, const pn_lane_trace *tr) {
     const pn_data *d = g->data;
     const pn_lanes_tables *t = &d->lanes;
-    uint32_t nr = d->n_roles, most = 1;
-    for (uint32_t r = 0; r < nr; r++)
-        if (d->n_moves[r] > most) most = d->n_moves[r];
+    uint32_t nr = d->n_roles, most = pn_most_moves(d);
     for (uint32_t r = 0; r < nr; r++) sum[r] = 0.0;
     *plies = 0;
     if (n == 0) return MIAI_OK;
     pn_lane_work w = {0};
-    if (pn_lane_work_alloc(d, s, &w) != MIAI_OK) return MIAI_ENOMEM;
+    if (pn_lane_work_alloc(d, s, most, &w) != MIAI_OK) return MIAI_ENOMEM;
     uint64_t *v = w.v, *base = w.base, *mv = w.mv;
     uint32_t ply[64], cnt[64];
     uint64_t pid[64];                       /* each lane's playout, in start order */
