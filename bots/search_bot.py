@@ -76,7 +76,7 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
-        self.leaf_playouts = plain.get_int("leaf", 1, minimum=1, maximum=1024)
+        self.leaf_playouts = plain.get_int("leaf", 1, minimum=1, maximum=1024) or 1
         # Called with the running SearchResult after each batch (GTP's live graphics).
         self.progress: Callable[[Any], None] | None = None
         if search_factory is None or algorithm_factory is None:
@@ -84,7 +84,11 @@ class SearchBot(BaseBot):
         self._new_search = search_factory
         self._new_algorithm = algorithm_factory
         # Build once now, so a bad algorithm parameter fails when the bot is made.
-        self._new_algorithm(self.name, dict(self.algorithm_params))
+        algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
+        if self.leaf_playouts > 1:
+            from engine.search.search import check_leaf_playouts
+
+            check_leaf_playouts(algorithm, self.leaf_playouts)
         self._search: SearchLike | None = None
         self._search_role: int | None = None
         self._searches = 0

@@ -6,6 +6,7 @@ games at a time)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -106,5 +107,27 @@ def test_search_bots_take_the_leaf_key() -> None:
     bot = make_bot("uct:leaf=32,iterations=50", root.game)
     move = bot.choose(root)
     assert move in root.legal_moves()
-    with pytest.raises(InvalidArgumentError):
-        make_bot("uct:leaf=0", root.game)
+    for bad in ("uct:leaf=0", "uct:leaf=2000", "rave:leaf=4"):
+        with pytest.raises(InvalidArgumentError):
+            make_bot(bad, root.game)
+
+
+def test_the_ggp_player_takes_the_leaf_key() -> None:
+    """A GGP player's search gets the bot spec's leaf playouts; a bad value or RAVE
+    fails when the player is made, not in a match."""
+    from protocols.ggp.player import GgpPlayer, PlayerConfig
+
+    player = GgpPlayer(PlayerConfig(bot="uct:c=0.4,leaf=16"))
+    root = gdl_tictactoe()
+    thinker = player._thinker(root.game, root, root.to_move)  # searches at once
+    deadline = time.monotonic() + 10
+    while thinker.iterations() < 20 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert thinker.pause(5.0)
+    info = thinker._search.info()
+    thinker.close()
+    assert info["iterations"] >= 20
+    assert info["playouts"] % 16 == 0 and 0 < info["playouts"] <= 16 * info["iterations"]
+    for bad in ("uct:leaf=0", "rave:leaf=2"):
+        with pytest.raises(InvalidArgumentError):
+            GgpPlayer(PlayerConfig(bot=bad))

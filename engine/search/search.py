@@ -83,6 +83,18 @@ def _check_seconds(value: object) -> None:
         raise InvalidArgumentError(f"seconds must be a finite number >= 0, not {value!r}")
 
 
+def check_leaf_playouts(algorithm: object, leaf_playouts: int) -> None:
+    """Raise InvalidArgumentError where ``algorithm`` cannot take ``leaf_playouts`` > 1:
+    RAVE's AMAF statistics read the one playout's moves."""
+    if leaf_playouts <= 1:
+        return
+    cfg = ffi.new("miai_search_config *")
+    algorithm.configure(cfg)  # type: ignore[attr-defined]
+    if cfg.algorithm in (lib.MIAI_ALG_RAVE, lib.MIAI_ALG_AUCT_RAVE):
+        raise InvalidArgumentError(
+            "leaf_playouts > 1 is not for RAVE: its AMAF reads the one playout's moves")
+
+
 class Search:
     """MCTS from ``state`` with ``algorithm`` (default :class:`UCT`).
 
@@ -171,9 +183,7 @@ class Search:
         cfg.final_choice = lib.MIAI_FINAL_VISITS
         cfg.leaf_playouts = leaf_playouts
         algorithm.configure(cfg)  # type: ignore[attr-defined]
-        if leaf_playouts > 1 and cfg.algorithm in (lib.MIAI_ALG_RAVE, lib.MIAI_ALG_AUCT_RAVE):
-            raise InvalidArgumentError(
-                "leaf_playouts > 1 is not for RAVE: its AMAF reads the one playout's moves")
+        check_leaf_playouts(algorithm, leaf_playouts)
         out = ffi.new("miai_search **")
         check(lib.miai_search_create(game.ptr, self._state.ptr, cfg, out), "create search")
         self._ptr = ffi.gc(out[0], lib.miai_search_free)

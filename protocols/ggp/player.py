@@ -39,6 +39,7 @@ from engine.errors import InvalidArgumentError, MiaiError
 from engine.gdl.game import GdlGame
 from engine.gdl.prover_game import ProverGame
 from engine.search import UCT, algorithm_from_spec
+from engine.search.search import check_leaf_playouts
 from protocols.ggp import kif
 from protocols.ggp.grounding_cache import GroundingCache, rules_key
 from protocols.ggp.prover_thinker import ProverThinker
@@ -52,7 +53,8 @@ DEFAULT_BOT = "uct:c=0.4"
 # the engine's 0..1 scale; (d1, d2, d3) = (2, 1, 2), its best for Connect 4.
 GGP_UCD = "ucd:c=0.4,d1=2,d2=1,d3=2"
 PRESETS = {"ggp-ucd": GGP_UCD}
-SEARCH_KEYS = ("seed", "nodes")  # spec keys the player reads itself for search bots
+# spec keys the player reads itself for search bots (leaf: playouts a leaf, docs/search.md)
+SEARCH_KEYS = ("seed", "nodes", "leaf")
 MIN_THINK = 0.01
 GROUND_SECONDS = 30.0  # least time bound of grounding before the prover is used
 BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
@@ -124,7 +126,8 @@ class GgpPlayer:
         self.spec = spec
         self.is_search = spec.name not in BOTS
         if self.is_search:  # fail now, not in a match, on a bad spec
-            self.algorithm()
+            self.leaf_playouts = spec.get_int("leaf", 1, minimum=1, maximum=1024) or 1
+            check_leaf_playouts(self.algorithm(), self.leaf_playouts)
         self.match: Match | None = None
         self._lock = asyncio.Lock()
         self._rng = random.Random(self.config.seed)
@@ -275,15 +278,18 @@ class GgpPlayer:
             return ProverThinker(game, state, role, c=c, seed=seed,
                                  budget=self.config.prover_iterations)
         nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
+        leaf = self.leaf_playouts
         fallback = UCT(c=float(getattr(algorithm, "c", UCT.c)))
         try:
-            return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes)
+            return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes,
+                                 leaf_playouts=leaf)
         except InvalidArgumentError as exc:
             if isinstance(algorithm, UCT):
                 raise
             log.warning("%s does not take %s (%s): searching with %s", self.spec, game.name,
                         exc, fallback)
-            return SearchThinker(game, state, role, fallback, seed=seed, max_nodes=nodes)
+            return SearchThinker(game, state, role, fallback, seed=seed, max_nodes=nodes,
+                                 leaf_playouts=leaf)
 
     # -- play ------------------------------------------------------------------------
 

@@ -44,12 +44,13 @@ class SearchThinker:
     budget: int | None = None  # no per-move iteration budget: the clock decides
 
     def __init__(self, game: Any, state: State, role: int, algorithm: object, *,
-                 seed: int = 0, max_nodes: int = 1_000_000) -> None:
+                 seed: int = 0, max_nodes: int = 1_000_000, leaf_playouts: int = 1) -> None:
         self.game = game
         self.role = role
         self._state = state.copy()
         self._rng = random.Random(seed)
-        self._search = Search(state, algorithm, seed=seed, max_nodes=max_nodes, role=role)
+        self._search = Search(state, algorithm, seed=seed, max_nodes=max_nodes, role=role,
+                              leaf_playouts=leaf_playouts)
         self.algorithm = algorithm  # what the search runs (the player may fall back to UCT)
         self.puzzle = game.n_roles == 1
         self.line = BestLine()
