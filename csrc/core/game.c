@@ -242,36 +242,42 @@ uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
     return plies;
 }
 
+void miai_game_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                        void *scratch, bool batch, double *sum, uint64_t *plies) {
+    uint32_t nr = g->facts.n_roles;
+    for (uint32_t k = 0; k < nr; k++) sum[k] = 0.0;
+    *plies = 0;
+    if (batch && g->ops->playouts && g->ops->playouts(g, state, n, rng, sum, plies) == MIAI_OK)
+        return;
+    for (uint32_t k = 0; k < nr; k++) sum[k] = 0.0; /* declined, or out of memory */
+    *plies = 0;
+    double r[MIAI_MAX_ROLES];
+    for (uint64_t i = 0; i < n; i++) {
+        memcpy(scratch, state, g->facts.state_size);
+        *plies += miai_game_playout(g, scratch, rng, NULL, 0, NULL);
+        if (miai_chead_of(scratch)->to_move == MIAI_NOBODY) {
+            g->ops->rewards(g, scratch, r);
+        } else {
+            for (uint32_t k = 0; k < nr; k++) r[k] = 0.5; /* ply cap: call it a draw */
+        }
+        for (uint32_t k = 0; k < nr; k++) sum[k] += r[k];
+    }
+}
+
 static int playouts_run(const miai_game *g, const void *state, uint64_t n, uint64_t seed,
                         double *mean_rewards, uint32_t cap, uint64_t *total_plies,
                         bool batch) {
     if (!g || !state || !mean_rewards || !total_plies) return MIAI_EINVAL;
     uint32_t nr = g->facts.n_roles;
     if (cap < nr) return MIAI_EINVAL;
+    void *work = malloc(g->facts.state_size);
+    if (!work) return MIAI_ENOMEM;
     miai_rng rng;
     miai_rng_seed(&rng, seed);
-    double sum[MIAI_MAX_ROLES] = {0}, r[MIAI_MAX_ROLES];
-    uint64_t plies = 0;
-    int rc = batch && g->ops->playouts ? g->ops->playouts(g, state, n, &rng, sum, &plies)
-                                       : MIAI_ELIMIT;
-    if (rc != MIAI_OK && rc != MIAI_ELIMIT) return rc;
-    if (rc == MIAI_ELIMIT) { /* one by one */
-        void *work = malloc(g->facts.state_size);
-        if (!work) return MIAI_ENOMEM;
-        for (uint64_t i = 0; i < n; i++) {
-            memcpy(work, state, g->facts.state_size);
-            plies += miai_game_playout(g, work, &rng, NULL, 0, NULL);
-            if (miai_chead_of(work)->to_move == MIAI_NOBODY) {
-                g->ops->rewards(g, work, r);
-            } else {
-                for (uint32_t k = 0; k < nr; k++) r[k] = 0.5; /* ply cap: call it a draw */
-            }
-            for (uint32_t k = 0; k < nr; k++) sum[k] += r[k];
-        }
-        free(work);
-    }
+    double sum[MIAI_MAX_ROLES];
+    miai_game_playouts(g, state, n, &rng, work, batch, sum, total_plies);
     for (uint32_t k = 0; k < nr; k++) mean_rewards[k] = n ? sum[k] / (double)n : 0.0;
-    *total_plies = plies;
+    free(work);
     return MIAI_OK;
 }
 

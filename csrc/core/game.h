@@ -112,6 +112,13 @@ static inline uint32_t miai_game_playout(const miai_game *g, void *state, miai_r
     return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
 }
 
+/* n playouts from `state` (unchanged): sum[r] the sum of role r's rewards (0.5 at the
+ * ply cap), *plies the plies played.  With `batch`, by ops->playouts where the game
+ * runs this batch at once; else (or when it declines) one by one on `scratch`
+ * (state_size bytes).  A declined batch draws nothing from rng. */
+void miai_game_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                        void *scratch, bool batch, double *sum, uint64_t *plies);
+
 /* Is `move` legal for `role` in `state`?  (Generic: scans ops->legal.) */
 bool miai_game_is_legal(const miai_game *g, const void *state, uint32_t role,
                         miai_move move);

@@ -129,27 +129,14 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
 }
 
 /* The mean rewards of k > 1 playouts from s->work (left as it is): a batch by the
- * game's ops->playouts, else one by one on s->leaf. */
+ * game's ops->playouts where it runs one, else one by one on s->leaf. */
 static void evaluate_many(miai_search *s, uint32_t k, double *rewards) {
     const miai_game *g = s->game;
-    uint32_t nr = g->facts.n_roles;
-    double sum[MIAI_MAX_ROLES] = {0}, r[MIAI_MAX_ROLES];
+    double sum[MIAI_MAX_ROLES];
     uint64_t plies = 0;
     s->playouts += k;
-    if (!g->ops->playouts || g->ops->playouts(g, s->work, k, &s->rng, sum, &plies) != MIAI_OK) {
-        for (uint32_t r0 = 0; r0 < nr; r0++) sum[r0] = 0.0;
-        for (uint32_t i = 0; i < k; i++) {
-            memcpy(s->leaf, s->work, g->facts.state_size);
-            miai_game_playout(g, s->leaf, &s->rng, NULL, 0, NULL);
-            if (miai_chead_of(s->leaf)->to_move == MIAI_NOBODY) {
-                g->ops->rewards(g, s->leaf, r);
-            } else {
-                for (uint32_t q = 0; q < nr; q++) r[q] = 0.5; /* the ply cap: a draw */
-            }
-            for (uint32_t q = 0; q < nr; q++) sum[q] += r[q];
-        }
-    }
-    for (uint32_t q = 0; q < nr; q++) rewards[q] = sum[q] / k;
+    miai_game_playouts(g, s->work, k, &s->rng, s->leaf, true, sum, &plies);
+    for (uint32_t q = 0; q < g->facts.n_roles; q++) rewards[q] = sum[q] / k;
 }
 
 static void evaluate(miai_search *s, double *rewards) {
