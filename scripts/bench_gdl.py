@@ -42,10 +42,9 @@ from engine.errors import LimitError  # noqa: E402
 from engine.gdl.game import load  # noqa: E402
 from engine.gdl.ground import Bounds  # noqa: E402
 from engine.gdl.prover_game import ProverGame  # noqa: E402
+from engine.gdl.sheets import sheet_paths  # noqa: E402
 from engine.playouts import playout_run  # noqa: E402
 from engine.search.search import Search  # noqa: E402
-
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 
 
 def propnet_speed(game, seconds: float, lanes: bool = True) -> tuple[float, float]:
@@ -121,12 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mcts", type=float, default=0.0, metavar="S",
                     help="also time S seconds of plain UCT (iterations/s column)")
     args = ap.parse_args(argv)
-    paths = []
-    for s in args.sheets or sorted(p.name for p in SHARED.glob("*.kif")):
-        p = Path(s)
-        if not p.exists():
-            p = SHARED / (s if s.endswith(".kif") else s + ".kif")
-        paths.append(p)
+    paths = sheet_paths(args.sheets)
     print(f"{'rulesheet':26s} {'ground s':>8s} {'nodes':>7s} {'edges':>8s} "
           f"{'propnet/s':>10s} {'each/s':>10s} {'prover/s':>9s} {'speed-up':>9s} "
           f"{'each x':>8s}"

@@ -23,9 +23,8 @@ sys.path.insert(0, str(ROOT))
 from engine.errors import LimitError  # noqa: E402
 from engine.gdl.game import GdlGame, load  # noqa: E402
 from engine.gdl.ground import Bounds  # noqa: E402
+from engine.gdl.sheets import sheet_paths  # noqa: E402
 from engine.playouts import playout_run  # noqa: E402
-
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 
 
 def rate(game: GdlGame, batch: int, lanes: bool, seconds: float) -> float:
@@ -46,12 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("sheets", nargs="*", help="rulesheet paths or names in ../shared/ggp/games")
     ap.add_argument("--seconds", type=float, default=1.0, help="timing per batch size and way")
     args = ap.parse_args(argv)
-    paths = []
-    for s in args.sheets or sorted(p.name for p in SHARED.glob("*.kif")):
-        p = Path(s)
-        if not p.exists():
-            p = SHARED / (s if s.endswith(".kif") else s + ".kif")
-        paths.append(p)
+    paths = sheet_paths(args.sheets)
     print(f"{'rulesheet':26s} {'least':>5s} {'lanes/s':>11s} {'each/s':>10s} {'x':>6s}"
           f" {'64 lanes/s':>11s} {'64 each/s':>10s} {'x 64':>6s}")
     for path in paths:

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """GDL playout cost as a count, not a clock: instructions per random playout of each
-rulesheet's propnet, counted by valgrind's callgrind inside ``miai_playouts`` only.
+rulesheet's propnet, counted by valgrind's callgrind inside ``miai_playouts_each`` only
+(one by one, as a search plays them: the lanes, which run batches, are timed by
+``scripts/bench_gdl_lanes.py``).
 
     python3 scripts/callgrind_gdl.py guess roshambo2 bidding-tictactoe
     python3 scripts/callgrind_gdl.py --playouts 500 tictactoe
@@ -33,14 +35,8 @@ from engine.gdl.checks import load_program  # noqa: E402
 from engine.gdl.game import BuildInfo, GdlGame, compile_propnet  # noqa: E402
 from engine.gdl.ground import Bounds, ground  # noqa: E402
 from engine.gdl.propnet import build  # noqa: E402
+from engine.gdl.sheets import sheet_path  # noqa: E402
 from engine.playouts import playout_run  # noqa: E402
-
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
-
-
-def sheet_path(name: str) -> Path:
-    path = Path(name)
-    return path if path.suffix == ".kif" and path.exists() else SHARED / f"{name}.kif"
 
 
 def child(net_file: str, playouts: int) -> None:
@@ -49,7 +45,7 @@ def child(net_file: str, playouts: int) -> None:
         net = pickle.load(f)
     game = GdlGame(compile_propnet(net, "counted", 10_000), "counted", net,
                    BuildInfo(0.0, net.stats, 0.0))
-    result = playout_run(game.initial_state(), playouts, seed=1)
+    result = playout_run(game.initial_state(), playouts, seed=1, batch=False)
     print(f"plies {result.plies}")
 
 
@@ -63,7 +59,7 @@ def count(name: str, playouts: int, workdir: Path, valgrind: bool = True,
         pickle.dump(net, f)
     inner = [sys.executable, __file__, "--child", str(net_file), str(playouts)]
     tool = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={workdir / 'cg.out'}",
-            "--toggle-collect=miai_playouts"]
+            "--toggle-collect=miai_playouts_each"]
     out = subprocess.run(tool + inner if valgrind else inner, capture_output=True,
                          text=True, check=True)
     plies = re.search(r"plies (\d+)", out.stdout)

@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-SHARED_GAMES = Path(__file__).resolve().parents[2] / ".." / "shared" / "ggp" / "games"
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("gamemaster", help="run GGP matches between HTTP players")
@@ -49,12 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def find_rules(game: str) -> tuple[str, str]:
     """(name, rules text) of a game given as a path or a shared game's name."""
     from engine.errors import InvalidArgumentError
+    from engine.gdl.sheets import SHARED, sheet_path
 
-    path = Path(game)
+    path = sheet_path(game)
     if not path.is_file():
-        path = SHARED_GAMES / (game if game.endswith(".kif") else game + ".kif")
-    if not path.is_file():
-        raise InvalidArgumentError(f"no game {game!r} (not a file, not in {SHARED_GAMES})")
+        raise InvalidArgumentError(f"no game {game!r} (not a file, not in {SHARED})")
     return path.stem, path.read_text()
 
 
