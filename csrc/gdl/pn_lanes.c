@@ -15,9 +15,10 @@
  *
  * The cost of a ply is the whole status and next programs, whatever changed, shared by
  * 64 games; the differential engine (pn_diff.c) pays only for the nodes that change, in
- * one game.  pn_lanes_choose compares the two with the calibration's work count: the
- * least batch (at most 64) whose plies cost less in the lanes, which miai_playouts
- * uses them for (pn_internal.h, PN_LANES_RATIO).
+ * one game.  pn_lanes_choose compares the two on the calibration playouts (their work
+ * count and their games' lengths) and sets the least batch that runs in the lanes
+ * (pn_internal.h, PN_LANES_RATIO); miai_playouts and a search's leaf playouts
+ * (miai_game_playouts) run smaller batches one by one.
  * miai_gdl_lane_playouts records every lane's legal-move counts and moves so that
  * tests replay each game by the plain play.
  */
@@ -44,9 +45,9 @@ void pn_lanes_free(pn_lanes_tables *t) {
     memset(t, 0, sizeof *t);
 }
 
-/* The entries of program `which` kept: not a node of the status program whose value
- * does not depend on the joint move (the status program has just given it), unless
- * the joint move may reach it (dep). */
+/* The entries of program `which` the lanes run: all of `status`; of `next` and `goal`,
+ * all but the nodes of the status program that the joint move cannot reach (dep 0):
+ * the status program of the same ply has just given them. */
 static int pn_lanes_filter(pn_data *d, pn_lanes_tables *t, int which, const uint8_t *in_status,
                            const uint8_t *dep) {
     uint32_t len = d->prog_len[which], kept = 0;
@@ -362,6 +363,13 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
             uint64_t scored = (term | stuck) & ended; /* the rest: the ply cap, a draw */
             uint8_t best[64][MIAI_MAX_ROLES];
             if (scored) {
+                /* goals under no move, as pn_status: a stuck lane's roles drawn before
+                 * the stuck one take their moves back (a goal that reads the joint
+                 * move is not valid GDL, but a net may have one) */
+                for (uint64_t x = stuck; x; x &= x - 1) {
+                    uint32_t l = (uint32_t)__builtin_ctzll(x);
+                    for (uint32_t r = 0; r < nr; r++) mv[chosen[l][r]] &= ~(1ULL << l);
+                }
                 pn_lanes_run(d, t->prog[PROG_GOAL], t->len[PROG_GOAL], v, base, mv);
                 for (uint64_t x = scored; x; x &= x - 1)
                     memset(best[__builtin_ctzll(x)], 0, MIAI_MAX_ROLES);

@@ -19,7 +19,8 @@
  * evaluates with no move (f) and the next state with the joint move.  b's noop is
  * legal unless s1 AND f: then b is stuck and the game over.  Goals: a 100 through a
  * cycle (x = x' OR s2, x' = x) and 30 always, b 50 with f and 0 always (the largest
- * that holds counts).  Games: hold (over at once: 30, 50), inc hold (b stuck: 30, 50),
+ * that holds counts), and 70 with a's move hold, which never holds: goals are read
+ * under no move (not valid GDL, but a net may read the move there).  Games: hold (over at once: 30, 50), inc hold (b stuck: 30, 50),
  * inc inc (s2: 100, 0). */
 enum { N_NODES = 22 };
 static const uint8_t KIND[N_NODES] = {
@@ -40,8 +41,8 @@ static const char *const BASE_TEXT[4] = {"s0", "s1", "s2", "f"};
 static const uint32_t N_MOVES[2] = {2, 1};
 static const uint32_t LEGAL[3] = {1, 1, 21};
 static const char *const MOVE_TEXT[3] = {"inc", "hold", "noop"};
-static const uint32_t GOAL_ROLE[4] = {0, 0, 1, 1}, GOAL_VALUE[4] = {100, 30, 50, 0},
-                      GOAL_NODE[4] = {18, 1, 5, 1};
+static const uint32_t GOAL_ROLE[5] = {0, 0, 1, 1, 1}, GOAL_VALUE[5] = {100, 30, 50, 0, 70},
+                      GOAL_NODE[5] = {18, 1, 5, 1, 7};
 
 static miai_gdl_desc steps(uint32_t max_plies) {
     miai_gdl_desc d = {
@@ -49,7 +50,7 @@ static miai_gdl_desc steps(uint32_t max_plies) {
         .n_ranges = 1, .range_lo = RANGE_LO, .range_hi = RANGE_HI,
         .n_base = 4, .next_node = NEXT, .init = INIT, .base_text = BASE_TEXT,
         .n_roles = 2, .n_moves = N_MOVES, .legal_node = LEGAL, .move_text = MOVE_TEXT,
-        .terminal_node = 17, .n_goals = 4, .goal_role = GOAL_ROLE,
+        .terminal_node = 17, .n_goals = 5, .goal_role = GOAL_ROLE,
         .goal_value = GOAL_VALUE, .goal_node = GOAL_NODE, .max_plies = max_plies,
         .seed = 3, .name = "steps"};
     return d;
