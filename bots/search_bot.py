@@ -76,7 +76,6 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
-        self.leaf_playouts = plain.get_int("leaf", 1, minimum=1, maximum=1024) or 1
         # Called with the running SearchResult after each batch (GTP's live graphics).
         self.progress: Callable[[Any], None] | None = None
         if search_factory is None or algorithm_factory is None:
@@ -85,9 +84,12 @@ class SearchBot(BaseBot):
         self._new_algorithm = algorithm_factory
         # Build once now, so a bad algorithm parameter fails when the bot is made.
         algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
-        if self.leaf_playouts > 1:
-            from engine.search.search import check_leaf_playouts
+        self.leaf_playouts = 1
+        if "leaf" in plain.params:  # engine.search's bound and check, only when asked
+            from engine.search.search import LEAF_PLAYOUTS_MAX, check_leaf_playouts
 
+            self.leaf_playouts = plain.get_int("leaf", 1, minimum=1,
+                                               maximum=LEAF_PLAYOUTS_MAX) or 1
             check_leaf_playouts(algorithm, self.leaf_playouts)
         self._search: SearchLike | None = None
         self._search_role: int | None = None

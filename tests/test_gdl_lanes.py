@@ -18,10 +18,11 @@ from engine import games
 from engine.errors import InvalidArgumentError
 from engine.games import State
 from engine.gdl.game import GdlGame, LanePlayout, load
+from engine.gdl.sheets import SHARED
 from engine.playouts import playout_run
+from tests.test_gdl_propnet import NOT_GROUNDED
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 OWN = ROOT / "tests" / "gdl"
 FULL = os.environ.get("MIAI_FULL") == "1"
 
@@ -31,9 +32,6 @@ CI_SHEETS = ["roshambo2.kif", "gt_prisoner.kif", "bidding-tictactoe.kif", "4pttc
              "chomp.kif", "blocks.kif", "nim1.kif", "hanoi.kif", "lightsout.kif",
              "3pConnectFour.kif", "own:tictactoe.kif", "own:connect4.kif",
              "own:attributes.kif", "own:reach.kif"]
-NOT_GROUNDED = {"ad_game_2x2.kif", "amazons.kif", "checkers.kif", "chess.kif",
-                "chineseCheckers6p.kif", "crisscross.kif", "laikLee_hex.kif",
-                "merrills.kif", "skirmish.kif", "sudoku.kif"}
 # Nets whose plain play is too slow to replay hundreds of games in a test.
 SLOW_REPLAY = {"kalaha_2009.kif", "othello-comp2007.kif", "othelloSuicide.kif"}
 FULL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif")

@@ -83,6 +83,9 @@ def _check_seconds(value: object) -> None:
         raise InvalidArgumentError(f"seconds must be a finite number >= 0, not {value!r}")
 
 
+LEAF_PLAYOUTS_MAX = int(lib.MIAI_LEAF_PLAYOUTS_MAX)  # playouts a leaf, at most
+
+
 def check_leaf_playouts(algorithm: object, leaf_playouts: int) -> None:
     """Raise InvalidArgumentError where ``algorithm`` cannot take ``leaf_playouts`` > 1:
     RAVE's AMAF statistics read the one playout's moves."""
@@ -151,14 +154,13 @@ class Search:
             )
         if mode not in MODES:
             raise InvalidArgumentError(f"mode must be 'dag' or 'tree', not {mode!r}")
-        most = int(lib.MIAI_LEAF_PLAYOUTS_MAX)
         if (
             isinstance(leaf_playouts, bool)
             or not isinstance(leaf_playouts, int)
-            or not 1 <= leaf_playouts <= most
+            or not 1 <= leaf_playouts <= LEAF_PLAYOUTS_MAX
         ):
-            raise InvalidArgumentError(
-                f"leaf_playouts must be an int in [1, {most}], not {leaf_playouts!r}")
+            raise InvalidArgumentError(f"leaf_playouts must be an int in [1, "
+                                       f"{LEAF_PLAYOUTS_MAX}], not {leaf_playouts!r}")
         game = state.game
         if role is not None and (
             isinstance(role, bool) or not isinstance(role, int) or not 0 <= role < game.n_roles

@@ -39,7 +39,7 @@ from engine.errors import InvalidArgumentError, MiaiError
 from engine.gdl.game import GdlGame
 from engine.gdl.prover_game import ProverGame
 from engine.search import UCT, algorithm_from_spec
-from engine.search.search import check_leaf_playouts
+from engine.search.search import LEAF_PLAYOUTS_MAX, check_leaf_playouts
 from protocols.ggp import kif
 from protocols.ggp.grounding_cache import GroundingCache, rules_key
 from protocols.ggp.prover_thinker import ProverThinker
@@ -126,7 +126,8 @@ class GgpPlayer:
         self.spec = spec
         self.is_search = spec.name not in BOTS
         if self.is_search:  # fail now, not in a match, on a bad spec
-            self.leaf_playouts = spec.get_int("leaf", 1, minimum=1, maximum=1024) or 1
+            self.leaf_playouts = spec.get_int("leaf", 1, minimum=1,
+                                              maximum=LEAF_PLAYOUTS_MAX) or 1
             check_leaf_playouts(self.algorithm(), self.leaf_playouts)
         self.match: Match | None = None
         self._lock = asyncio.Lock()
