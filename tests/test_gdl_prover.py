@@ -117,3 +117,43 @@ def test_relation_written_with_parentheses_and_no_argument() -> None:
     assert s.true_facts() == ["(pos 1)", "bumped"]
     s.play("stay")
     assert s.true_facts() == ["(pos 1)"]
+
+
+# Sheets with recursive relations that do not depend on the state (arithmetic tables,
+# orders): the prover evaluates those once, semi-naively.  CI: the ones whose naive
+# iteration takes under a second; MIAI_FULL=1 adds checkers (6 s naive) and
+# ad_game_2x2 (8 s).  colonelBlotto and kalaha_2009 took over a minute naive (hours
+# for colonelBlotto's 5,151 sums): their tables are checked through the propnet, which
+# grounds them independently (tests/test_gdl_propnet.py, MIAI_FULL=1).
+STATIC_RECURSIVE = ["bidding-tictactoe.kif", "chomp.kif", "guess.kif", "hanoi.kif"]
+STATIC_RECURSIVE_FULL = ["checkers.kif", "ad_game_2x2.kif"]
+
+
+@pytest.mark.parametrize("name", STATIC_RECURSIVE + (STATIC_RECURSIVE_FULL if FULL else []))
+def test_semi_naive_static_facts_equal_naive_iteration(name: str) -> None:
+    """The static facts of the prover (semi-naive over each recursive component)
+    against plain naive iteration of every rule until nothing is new."""
+    from engine.gdl.checks import load_program
+    from engine.gdl.prover import Prover, _Facts
+
+    program = load_program((SHARED / name).read_text())
+    prover = Prover(program)
+    static = [[n for n in comp if n not in program.dynamic] for comp in program.components]
+    assert any(n in program.recursive for comp in static for n in comp)
+    naive = _Facts()
+    prover._run([comp for comp in static if comp], naive, naive)
+    assert {k: set(v) for k, v in prover._static.atoms.items()} == \
+           {k: set(v) for k, v in naive.atoms.items()}
+
+
+def test_colonel_blotto_sums_are_built_in_seconds() -> None:
+    """colonelBlotto's ``sum`` over 0..100 (5,151 facts) and ``gt`` (955), which naive
+    iteration took hours to build: every sum x + y = z <= 100 and no other, every
+    a > b of 0..100 with a - b in 1..10."""
+    from engine.gdl.prover import prover_for
+
+    prover = prover_for((SHARED / "colonelBlotto.kif").read_text())
+    sums = {tuple(int(x) for x in a[1:]) for a in prover._static.atoms["sum"]}
+    assert sums == {(x, y, x + y) for x in range(101) for y in range(101) if x + y <= 100}
+    gts = {tuple(int(x) for x in a[1:]) for a in prover._static.atoms["gt"]}
+    assert gts == {(a, b) for a in range(101) for b in range(101) if 1 <= a - b <= 10}

@@ -7,9 +7,13 @@ Method: stratified bottom-up evaluation.  Relations are evaluated component by
 component in the order :func:`engine.gdl.checks.analyse` gives (every relation after
 the ones it depends on, so a negated literal always reads a finished relation).  A
 non-recursive component is evaluated once; a recursive one is re-evaluated until no
-new fact appears (naive iteration: simple, and enough for an oracle).  Relations that
-do not depend on ``true``/``does`` are evaluated once per game; the others per query,
-only as far as the query needs.
+new fact appears.  Relations that do not depend on ``true``/``does`` are evaluated once
+per game, a recursive component of them semi-naively: after a first round of every
+rule, a round joins each rule with one of its literals of the component read from the
+facts new in the last round (any new fact has such a premise), so arithmetic tables
+such as colonelBlotto's ``sum`` over 100 numbers take seconds, not hours.  The others
+are evaluated per query, only as far as the query needs, by naive iteration (simple,
+and enough for an oracle).
 
 A state is a frozenset of ground terms (the arguments of ``true``).
 """
@@ -63,14 +67,23 @@ def _key(arg: Term) -> Term:
     return arg
 
 
+def _is_filter(lit: Term) -> bool:
+    return isinstance(lit, tuple) and lit[0] in ("not", "distinct")
+
+
 def _order_body(rule: Rule) -> tuple[Term, ...]:
     """Positive literals in written order (rule authors order them for a top-down
     prover, which suits this join too); each negation or distinct right after the
     point where its variables are bound (safety guarantees there is one)."""
-    positive = [b for b in rule.body if not (isinstance(b, tuple) and b[0] in ("not", "distinct"))]
-    pending = [b for b in rule.body if isinstance(b, tuple) and b[0] in ("not", "distinct")]
+    return _order_literals(rule.body, set())
+
+
+def _order_literals(body: Sequence[Term], bound: set[str]) -> tuple[Term, ...]:
+    """_order_body's order of ``body`` once the variables ``bound`` are."""
+    positive = [b for b in body if not _is_filter(b)]
+    pending = [b for b in body if _is_filter(b)]
     out: list[Term] = []
-    bound: set[str] = set()
+    bound = set(bound)
     for lit in [None, *positive]:
         if lit is not None:
             out.append(lit)
@@ -92,7 +105,9 @@ class Prover:
         static = [[n for n in comp if n not in program.dynamic]
                   for comp in program.components]
         self._static = _Facts()
-        self._run([c for c in static if c], self._static, self._static)
+        for comp in static:
+            if comp:
+                self._run_static(comp)
 
     # -- evaluation --------------------------------------------------------------
 
@@ -138,6 +153,41 @@ class Prover:
                         new |= facts.add(atom)
                 if not (recursive and new):
                     break
+
+    def _run_static(self, comp: list[str]) -> None:
+        """One component of static relations; a recursive one semi-naively."""
+        facts = self._static
+        rules = [r for n in comp for r in self.program.by_head.get(n, [])]
+        if not any(n in self.program.recursive for n in comp):
+            self._run([comp], facts, facts)
+            return
+        delta = _Facts()
+        for rule in rules:  # a first round of every rule, over the facts so far
+            for atom in self._derive(rule, facts, facts):
+                if facts.add(atom):
+                    delta.add(atom)
+        members = set(comp)
+        while delta.atoms:
+            fresh = _Facts()
+            for rule in rules:
+                for j, lit in enumerate(rule.body):
+                    if _is_filter(lit) or name_of(lit) not in members:
+                        continue
+                    for env in self._from_delta(rule, j, delta):
+                        atom = substitute(rule.head, env)
+                        if facts.add(atom):
+                            fresh.add(atom)
+            delta = fresh
+
+    def _from_delta(self, rule: Rule, j: int, delta: _Facts) -> Iterator[dict[str, Term]]:
+        """The bindings of ``rule``'s body with literal ``j`` matched to a fact of
+        ``delta`` and every other literal to the static facts."""
+        lit = rule.body[j]
+        rest = _order_literals(rule.body[:j] + rule.body[j + 1:], set(variables(lit)))
+        for atom in list(delta.candidates(lit)):
+            env: dict[str, Term] = {}
+            if match(lit, atom, env):
+                yield from self._solve(rest, 0, env, self._static, self._static)
 
     def _plan(self, targets: frozenset[str]) -> list[list[str]]:
         plan = self._needs.get(targets)
