@@ -153,8 +153,8 @@ def test_a_big_grounding_is_tried_with_the_joint_move_split(
 def test_kalaha_grounds_small_enough_for_the_differential_engine() -> None:
     """kalaha_2009 grounds into 600 k instances: tried again with the joint move
     split off, its net goes from 448,604 nodes (the generic loop) to about 100 k.
-    The prover does not finish a ply of it, so the net is compared with the one of
-    whole rules (`split=False`) along random games."""
+    The net is compared with the one of whole rules (`split=False`) along random
+    games (and with the prover in test_gdl_propnet.py, MIAI_FULL=1)."""
     if not FULL:
         pytest.skip("grounding takes 20 CPU s and the whole-rule net 30 s: MIAI_FULL=1")
     text = (SHARED / "kalaha_2009.kif").read_text()
