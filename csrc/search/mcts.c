@@ -144,11 +144,12 @@ static void evaluate(miai_search *s, double *rewards) {
     miai_head *h = miai_head_of(s->work);
     s->trace_len = 0;
     s->trace_role = MIAI_NOBODY;
-    if (s->cfg.leaf_playouts > 1 && h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies) {
+    bool open = h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies;
+    if (open && s->cfg.leaf_playouts > 1) {
         evaluate_many(s, s->cfg.leaf_playouts, rewards);
         return;
     }
-    if (h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies) {
+    if (open) {
         s->playouts++;
         s->trace_role = h->to_move;
         miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
