@@ -131,6 +131,18 @@ int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarde
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
                            int engine, uint32_t *plies);
 
+/* Test of the differential engine's batches (the batch op where the lanes decline):
+ * n playouts from `state` with `seed` on one work block, each after the first started
+ * from where the last one ended -- always with `restart` 1, else only where fewer
+ * bases differ that way than from the snapshot, counting the copy it saves (the op's
+ * rule) -- with sum[r] the sum of role r's rewards (0.5 at the ply cap) and *plies the
+ * plies: the same as n playouts one by one with that seed.  n at most
+ * MIAI_GDL_BATCH_MAX; MIAI_ELIMIT without the differential engine (net too big, or
+ * the word-parallel evaluation comes first). */
+#define MIAI_GDL_BATCH_MAX 1048576
+int miai_gdl_diff_playouts(const miai_game *g, const void *state, uint64_t n, uint64_t seed,
+                           int restart, double *sum, uint32_t cap, uint64_t *plies);
+
 /* The least batch of playouts (miai_playouts) that runs in the lanes, in *n (0: none
  * does). */
 int miai_gdl_lanes_min_batch(const miai_game *g, uint32_t *n);

@@ -153,14 +153,95 @@ static int pn_gedge_cmp(const void *pa, const void *pb) {
     return a->e < b->e ? -1 : a->e > b->e;
 }
 
-/* The guard of AND g: its input that is a member of the largest family (0: none). */
-static uint32_t pn_guard_pick(const pn_data *d, uint32_t g) {
+/* A (source, family) pair: `n` ANDs read the source beside a member of the family --
+ * the ANDs a group of the source would reach if those members guarded them. */
+typedef struct {
+    uint32_t s, fam, n;
+} pn_pair;
+
+static int pn_pair_cmp(const void *pa, const void *pb) {
+    const pn_pair *a = pa, *b = pb;
+    if (a->s != b->s) return a->s < b->s ? -1 : 1;
+    return a->fam < b->fam ? -1 : a->fam > b->fam;
+}
+
+/* An AND that may be guarded: outside ranges and the lazy gates. */
+static int pn_guardable(const pn_data *d, uint32_t g) {
+    return d->kind[g] == MIAI_PN_AND && !d->diff.is_lazy[g] && !d->diff.range_id[g];
+}
+
+/* Every (source, family) pair of the guardable ANDs, counted, sorted (pn_pair_cmp); the
+ * ANDs of more than PN_GUARD_SCORE_FANIN inputs are left out (their guard is picked by
+ * family size alone).  NULL with *n 0 when there are none, or out of memory (rc). */
+static pn_pair *pn_pairs(const pn_data *d, uint32_t *n_out, int *rc) {
     const pn_diff_tables *t = &d->diff;
-    uint32_t guard = 0, size = 0;
-    for (uint32_t e = d->first_in[g]; e < d->first_in[g + 1]; e++) {
+    size_t m = 0;
+    *n_out = 0;
+    *rc = MIAI_OK;
+    for (uint32_t g = 0; g < d->n_nodes; g++) {
+        uint32_t lo = d->first_in[g], hi = d->first_in[g + 1];
+        if (!pn_guardable(d, g) || hi - lo > PN_GUARD_SCORE_FANIN) continue;
+        for (uint32_t e = lo; e < hi; e++) m += t->xspan[d->in[e]].fam ? hi - lo - 1 : 0;
+    }
+    if (m == 0) return NULL;
+    pn_pair *pairs = malloc(sizeof *pairs * m);
+    if (!pairs) {
+        *rc = MIAI_ENOMEM;
+        return NULL;
+    }
+    m = 0;
+    for (uint32_t g = 0; g < d->n_nodes; g++) {
+        uint32_t lo = d->first_in[g], hi = d->first_in[g + 1];
+        if (!pn_guardable(d, g) || hi - lo > PN_GUARD_SCORE_FANIN) continue;
+        for (uint32_t e = lo; e < hi; e++) {
+            uint32_t f = t->xspan[d->in[e]].fam;
+            if (!f) continue;
+            for (uint32_t k = lo; k < hi; k++)
+                if (k != e) pairs[m++] = (pn_pair){d->in[k], f - 1, 1};
+        }
+    }
+    qsort(pairs, m, sizeof *pairs, pn_pair_cmp);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (u && pn_pair_cmp(&pairs[u - 1], &pairs[i]) == 0)
+            pairs[u - 1].n++;
+        else
+            pairs[u++] = pairs[i];
+    }
+    *n_out = (uint32_t)u;
+    return pairs;
+}
+
+/* Whether source s would form a group over family fam (PN_GROUP_MIN, PN_GROUP_SPARSE),
+ * by the pairs' counts. */
+static int pn_would_group(const pn_data *d, const pn_pair *pairs, uint32_t n_pairs, uint32_t s,
+                          uint32_t fam) {
+    pn_pair key = {s, fam, 0};
+    const pn_pair *p = bsearch(&key, pairs, n_pairs, sizeof *pairs, pn_pair_cmp);
+    return p && p->n >= PN_GROUP_MIN &&
+           (uint64_t)p->n * PN_GROUP_SPARSE >= (uint64_t)d->diff.fam_size[fam] + 1;
+}
+
+/* The guard of AND g: of its inputs that are members of a family, the one under which
+ * most of its other inputs would form groups (the member whose change is then the
+ * only one that steps every AND it reaches: gate families guarded by base members
+ * left kalaha_2009's hand counter stepping 201 ANDs a change), then the one of the
+ * largest family (0: none). */
+static uint32_t pn_guard_pick(const pn_data *d, const pn_pair *pairs, uint32_t n_pairs,
+                              uint32_t g) { /* pairs NULL: by size alone */
+    const pn_diff_tables *t = &d->diff;
+    uint32_t guard = 0, best_score = 0, size = 0;
+    uint32_t lo = d->first_in[g], hi = d->first_in[g + 1];
+    for (uint32_t e = lo; e < hi; e++) {
         uint32_t f = t->xspan[d->in[e]].fam;
-        if (f && t->fam_size[f - 1] > size) {
+        if (!f || !t->fam_size[f - 1]) continue;
+        uint32_t score = 0;
+        if (pairs && hi - lo <= PN_GUARD_SCORE_FANIN)
+            for (uint32_t k = lo; k < hi; k++)
+                score += k != e && pn_would_group(d, pairs, n_pairs, d->in[k], f - 1);
+        if (score > best_score || (score == best_score && t->fam_size[f - 1] > size)) {
             guard = d->in[e];
+            best_score = score;
             size = t->fam_size[f - 1];
         }
     }
@@ -220,18 +301,26 @@ static int pn_guards(pn_data *d, uint8_t *ekind, int families) {
     int rc = MIAI_ENOMEM;
     if (!t->xspan || !t->guard_of || !ge || pn_family_members_of(d, families) != MIAI_OK)
         goto done;
-    /* each AND's guard: its input in the largest family */
-    uint32_t m = 0;
+    /* each AND's guard (pn_guard_pick), kept in guard_of until the groups are known */
+    uint32_t m = 0, n_pairs = 0;
+    rc = MIAI_OK;
+    pn_pair *pairs = families == PN_FAM_BY_GROUPS ? pn_pairs(d, &n_pairs, &rc) : NULL;
+    if (rc != MIAI_OK) goto done;
+    t->guard_pick = (uint8_t)families;
+    rc = MIAI_ENOMEM;
     for (uint32_t g = 0; g < n; g++) {
-        if (d->kind[g] != MIAI_PN_AND || t->is_lazy[g] || t->range_id[g]) continue;
-        uint32_t guard = pn_guard_pick(d, g);
+        if (!pn_guardable(d, g)) continue;
+        uint32_t guard = pn_guard_pick(d, pairs, n_pairs, g);
+        t->guard_of[g] = guard;
         if (!guard) continue;
         const pn_xspan gx = t->xspan[guard];
         for (uint32_t e = d->first_in[g]; e < d->first_in[g + 1]; e++)
-            if (d->in[e] != guard && !t->range_id[d->in[e]] &&
-                d->kind[d->in[e]] != MIAI_PN_MOVESET) /* a range's, a set's: counted */
+            if (d->in[e] != guard && !t->range_id[d->in[e]]) /* a range's: counted */
                 ge[m++] = (pn_gedge){d->in[e], gx.fam - 1, gx.idx & ~PN_XS_BASE, g, e};
     }
+    free(pairs);
+    uint8_t *grouped = calloc(n, 1); /* the ANDs a group reaches: guarded */
+    if (!grouped) goto done;
     qsort(ge, m, sizeof *ge, pn_gedge_cmp);
     /* groups: runs of one source and family, big enough */
     size_t table = 0;
@@ -251,7 +340,10 @@ static int pn_guards(pn_data *d, uint8_t *ekind, int families) {
     t->group = malloc(sizeof *t->group * (n_groups ? n_groups : 1));
     t->gfirst = malloc(sizeof *t->gfirst * (table ? table : 1));
     t->glink = malloc(sizeof *t->glink * (n_glink ? n_glink : 1));
-    if (!t->group || !t->gfirst || !t->glink) goto done;
+    if (!t->group || !t->gfirst || !t->glink) {
+        free(grouped);
+        goto done;
+    }
     uint32_t k = 0, off = 0, at = 0;
     for (uint32_t a = 0, b; a < m; a = b) {
         for (b = a; b < m && ge[b].s == ge[a].s && ge[b].fam == ge[a].fam; b++) continue;
@@ -263,14 +355,17 @@ static int pn_guards(pn_data *d, uint8_t *ekind, int families) {
             for (; idx < size && e < b && ge[e].idx == idx; e++) {
                 t->glink[at++] = ge[e].g;
                 ekind[ge[e].e] = 1;
-                t->guard_of[ge[e].g] = 1; /* marked: its guard is filled in below */
+                grouped[ge[e].g] = 1;
             }
         }
         off += size + 1;
     }
     /* a family no group uses is not followed (its members' xspan cleared) */
     uint8_t *used = calloc(t->n_fam ? t->n_fam : 1, 1);
-    if (!used) goto done;
+    if (!used) {
+        free(grouped);
+        goto done;
+    }
     for (uint32_t q = 0; q < n_groups; q++) used[t->group[q].fam] = 1;
     t->base_fam_used = 0;
     for (uint32_t f = 0; f < t->n_fam; f++) {
@@ -284,13 +379,14 @@ static int pn_guards(pn_data *d, uint8_t *ekind, int families) {
     /* the guarded ANDs: their guard's edges become guard links */
     t->n_guarded = 0;
     for (uint32_t g = 0; g < n; g++) {
+        if (!grouped[g]) t->guard_of[g] = 0;
         if (!t->guard_of[g]) continue;
-        uint32_t guard = pn_guard_pick(d, g);
-        t->guard_of[g] = guard;
+        uint32_t guard = t->guard_of[g];
         t->n_guarded++;
         for (uint32_t e = d->first_in[g]; e < d->first_in[g + 1]; e++)
             if (d->in[e] == guard) ekind[e] = 2;
     }
+    free(grouped);
     rc = MIAI_OK;
 done:
     free(ge);
@@ -505,6 +601,9 @@ typedef struct {
     uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dsum */
     uint8_t broken;      /* a family's member rose while another held (pn_set_source1) */
     uint32_t *cur;       /* each mutex family's true member: index + 1, 0 for none */
+    uint8_t *front;      /* NULL: the lazy gates hold the snapshot's values; else the
+                          * frontier values (by pn_diff_tables.front index) they were
+                          * last settled on (a batch's kept block, pn_diff_playouts) */
 } pn_wave;
 
 /* The work of waves, counted for pn_diff_calibrate: per node that a wave changes, 1 +
@@ -845,9 +944,19 @@ static void pn_goal_wave(pn_wave *w) {
     const pn_diff_tables *t = w->t;
     const uint8_t *v0 = (const uint8_t *)(t->work0 + t->lay.v);
     const uint8_t *v = w->v;
-    for (uint32_t k = 0; k < t->n_front; k++) {
-        uint32_t f = t->front[k];
-        if ((v[f] ^ v0[f]) & 1) pn_lazy_changed(w, f, v[f] & 1);
+    if (w->front) { /* a kept block: against what they last settled on */
+        for (uint32_t k = 0; k < t->n_front; k++) {
+            uint32_t f = t->front[k];
+            if ((v[f] & 1) != w->front[k]) {
+                w->front[k] = v[f] & 1;
+                pn_lazy_changed(w, f, v[f] & 1);
+            }
+        }
+    } else {
+        for (uint32_t k = 0; k < t->n_front; k++) {
+            uint32_t f = t->front[k];
+            if ((v[f] ^ v0[f]) & 1) pn_lazy_changed(w, f, v[f] & 1);
+        }
     }
     w->dlo = t->lazy[0] >> 6; /* pn_flip moved dhi */
     pn_sweep(w, 1, 0);
@@ -1093,11 +1202,13 @@ static int32_t pn_wave_to_move(const pn_wave *w) {
 }
 
 /* The MOVESET nodes [from, to) take the values of their counters (most keep theirs). */
-static inline void pn_settle_sets(pn_wave *w, const uint32_t *from, const uint32_t *to) {
+static inline void pn_settle_sets(pn_wave *w, const uint32_t *from, const uint32_t *to,
+                                  int fam) {
     for (; from < to; from++) {
         uint32_t node = *from;
         uint8_t x = w->cnt[node] >= 0;
-        if (w->v[node] != x) pn_set_source(w, node, x, 0); /* a MOVESET: no flags */
+        /* its value byte carries PN_V_EXTRA only on a net that follows families */
+        if ((fam ? w->v[node] & 1 : w->v[node]) != x) pn_set_source(w, node, x, fam);
     }
 }
 
@@ -1129,8 +1240,8 @@ pn_joint_change_(pn_wave *w, miai_move *cur, const miai_move *joint, int fam) {
         n++;
     }
     for (uint32_t k = 0; k < n; k++) {
-        if (old[k] != PN_NO_MOVE) pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1]);
-        pn_settle_sets(w, sn + sf[now[k]], sn + sf[now[k] + 1]);
+        if (old[k] != PN_NO_MOVE) pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1], fam);
+        pn_settle_sets(w, sn + sf[now[k]], sn + sf[now[k] + 1], fam);
     }
 }
 
@@ -1158,7 +1269,8 @@ static inline __attribute__((always_inline)) void pn_joint_clear_(pn_wave *w, mi
         for (uint32_t e = sf[old[n]]; e < sf[old[n] + 1]; e++) w->cnt[sn[e]]--;
         n++;
     }
-    for (uint32_t k = 0; k < n; k++) pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1]);
+    for (uint32_t k = 0; k < n; k++)
+        pn_settle_sets(w, sn + sf[old[k]], sn + sf[old[k] + 1], fam);
 }
 
 static void pn_joint_clear0(pn_wave *w, miai_move *cur) { pn_joint_clear_(w, cur, 0); }
@@ -1309,21 +1421,13 @@ typedef struct {
  * and the two states compared, and the wave is verified against a plain evaluation
  * at the start and after every ply. */
 static inline __attribute__((always_inline)) uint32_t
-pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
-             uint32_t trace_cap, uint32_t *trace_len, pn_check_ctx *check, int clear,
-             pn_tally *tally, int fam) {
+pn_diff_loop(const miai_game *g, pn_wave *wp, void *state, miai_move *cur, uint64_t *flip,
+             miai_rng *rng, miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+             pn_check_ctx *check, int clear, pn_tally *tally, int fam) {
     const pn_data *d = g->data;
-    uint32_t bw = d->base_words ? d->base_words : 1;
-    uint64_t work[d->diff.lay.words], flip[bw];
+    pn_wave w = *wp; /* a local copy, kept in registers */
     pn_state *s = state;
-    pn_wave w = pn_wave_on(d, work);
-    miai_move cur[MIAI_MAX_ROLES], joint[MIAI_MAX_ROLES];
-    for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
-    pn_wave_start(&w, work, s->bits, fam);
-    if (fam && w.broken) { /* two members of a family hold: not a state of the rules */
-        if (check) check->bad++;
-        return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
-    }
+    miai_move joint[MIAI_MAX_ROLES];
     if (check && !pn_verify(&w, s->bits, cur, check->v, check->cnt)) check->bad++;
     uint32_t plies = 0, tl = 0, nr = d->n_roles;
     uint64_t *state_legal = pn_legal_words(d, s);
@@ -1341,6 +1445,7 @@ pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
         pn_diff_ply(&w, s, cur, joint, flip, clear, tally, fam);
         plies++;
         if (fam && w.broken) {
+            wp->broken = 1;
             /* the bases are right, what they give may not be: the plain evaluation
              * from here on (the rules' own families never get here) */
             if (check) check->bad++;
@@ -1362,6 +1467,26 @@ pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
     pn_state_legal(&w, state_legal);
     if (trace_len) *trace_len = tl;
     return plies;
+}
+
+static inline __attribute__((always_inline)) uint32_t
+pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+             uint32_t trace_cap, uint32_t *trace_len, pn_check_ctx *check, int clear,
+             pn_tally *tally, int fam) {
+    const pn_data *d = g->data;
+    uint32_t bw = d->base_words ? d->base_words : 1;
+    uint64_t work[d->diff.lay.words], flip[bw];
+    pn_state *s = state;
+    pn_wave w = pn_wave_on(d, work);
+    miai_move cur[MIAI_MAX_ROLES];
+    for (uint32_t r = 0; r < d->n_roles; r++) cur[r] = PN_NO_MOVE;
+    pn_wave_start(&w, work, s->bits, fam);
+    if (fam && w.broken) { /* two members of a family hold: not a state of the rules */
+        if (check) check->bad++;
+        return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
+    }
+    return pn_diff_loop(g, &w, state, cur, flip, rng, trace, trace_cap, trace_len, check,
+                        clear, tally, fam);
 }
 
 /* The playout, compiled without and with mutex families (pn_set_source). */
@@ -1397,6 +1522,118 @@ uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *t
         return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
     return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL,
                        d->diff.clear_joint, NULL);
+}
+
+/* The bits that differ between two base vectors. */
+static uint64_t pn_base_distance(const pn_data *d, const uint64_t *a, const uint64_t *b) {
+    uint64_t n = 0;
+    for (uint32_t word = 0; word < d->base_words; word++) n += pn_popcount(a[word] ^ b[word]);
+    return n;
+}
+
+/* n playouts from `state` on one work block: each one after the first starts from
+ * where the last one ended -- a wave for the bases that differ from `state`, the last
+ * joint move left on as between two plies (the first ply's wave replaces it) --
+ * instead of from a copy of the snapshot, unless more bases differ that way than from
+ * the snapshot plus one per PN_RESTART_WORDS words of the copy it saves
+ * (kalaha_2009: a 0.5 MB block copied per playout of 84 plies, against a wave for
+ * about 30 bases).  The lazy gates keep the frontier values they last
+ * settled on (pn_wave.front).  The same moves, plies and rewards as n playouts by
+ * pn_playout with the same rng (every node value is the state's whichever way the
+ * block got there).  Needs the differential engine (MIAI_ELIMIT: not enabled, or the
+ * word-parallel evaluation comes first); MIAI_ENOMEM before drawing anything. */
+static inline __attribute__((always_inline)) int
+pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                  double *sum, uint64_t *plies, int restart, int fam) {
+    const pn_data *d = g->data;
+    const pn_diff_tables *t = &d->diff;
+    uint32_t bw = d->base_words ? d->base_words : 1, nr = d->n_roles;
+    size_t size = g->facts.state_size;
+    uint64_t *work = malloc(sizeof *work * t->lay.words);
+    uint64_t *flip = malloc(sizeof *flip * bw);
+    uint8_t *front = malloc(t->n_front ? t->n_front : 1);
+    pn_state *s = malloc(size);
+    int rc = MIAI_ENOMEM;
+    if (!work || !flip || !front || !s) goto done;
+    const pn_state *start = state;
+    const uint8_t *v0 = (const uint8_t *)(t->work0 + t->lay.v);
+    miai_move cur[MIAI_MAX_ROLES];
+    int kept = 0; /* the block holds the evaluation of s's bases under cur */
+    for (uint64_t i = 0; i < n; i++) {
+        pn_wave w = pn_wave_on(d, work);
+        w.front = front;
+        if (kept && (restart || pn_base_distance(d, s->bits, start->bits) <=
+                                    pn_base_distance(d, t->base0, start->bits) +
+                                        t->lay.words / PN_RESTART_WORDS)) {
+            /* the last joint move stays on, as between two plies */
+            for (uint32_t word = 0; word < d->base_words; word++)
+                flip[word] = s->bits[word] ^ start->bits[word];
+            pn_bases_change(&w, start->bits, flip, NULL, fam);
+            pn_wave_run(&w, fam);
+        } else {
+            for (uint32_t r = 0; r < nr; r++) cur[r] = PN_NO_MOVE;
+            for (uint32_t k = 0; k < t->n_front; k++) front[k] = v0[t->front[k]] & 1;
+            pn_wave_start(&w, work, start->bits, fam);
+        }
+        memcpy(s, start, size);
+        if (fam && w.broken) { /* two members of a family hold: not a state of the rules */
+            *plies += miai_generic_playout(g, s, rng, NULL, 0, NULL);
+            kept = 0;
+        } else {
+            *plies += pn_diff_loop(g, &w, s, cur, flip, rng, NULL, 0, NULL, NULL,
+                                   t->clear_joint, NULL, fam);
+            kept = !(fam && w.broken);
+        }
+        double r[MIAI_MAX_ROLES];
+        if (s->head.to_move == MIAI_NOBODY) {
+            g->ops->rewards(g, s, r);
+        } else {
+            for (uint32_t k = 0; k < nr; k++) r[k] = 0.5; /* ply cap: call it a draw */
+        }
+        for (uint32_t k = 0; k < nr; k++) sum[k] += r[k];
+    }
+    rc = MIAI_OK;
+done:
+    free(work);
+    free(flip);
+    free(front);
+    free(s);
+    return rc;
+}
+
+static int pn_diff_playouts0(const miai_game *g, const void *state, uint64_t n,
+                             miai_rng *rng, double *sum, uint64_t *plies, int restart) {
+    return pn_diff_playouts_(g, state, n, rng, sum, plies, restart, 0);
+}
+
+static int pn_diff_playouts1(const miai_game *g, const void *state, uint64_t n,
+                             miai_rng *rng, double *sum, uint64_t *plies, int restart) {
+    return pn_diff_playouts_(g, state, n, rng, sum, plies, restart, 1);
+}
+
+static int pn_diff_batch(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                         double *sum, uint64_t *plies, int restart) {
+    const pn_data *d = g->data;
+    if (!d->diff.enabled || d->bits.enabled) return MIAI_ELIMIT;
+    return (d->diff.fam ? pn_diff_playouts1 : pn_diff_playouts0)(g, state, n, rng, sum, plies,
+                                                                 restart);
+}
+
+int pn_diff_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                     double *sum, uint64_t *plies) {
+    return pn_diff_batch(g, state, n, rng, sum, plies, 0);
+}
+
+int miai_gdl_diff_playouts(const miai_game *g, const void *state, uint64_t n, uint64_t seed,
+                           int restart, double *sum, uint32_t cap, uint64_t *plies) {
+    if (!g || !state || !sum || !plies || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    if (n > MIAI_GDL_BATCH_MAX || cap < g->facts.n_roles || (restart != 0 && restart != 1))
+        return MIAI_EINVAL;
+    miai_rng rng;
+    miai_rng_seed(&rng, seed);
+    for (uint32_t r = 0; r < g->facts.n_roles; r++) sum[r] = 0.0;
+    *plies = 0;
+    return pn_diff_batch(g, state, n, &rng, sum, plies, restart);
 }
 
 int miai_gdl_playout_engine(const miai_game *g, int *engine) {
@@ -1471,17 +1708,22 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
  * clock), and both ways give the same moves and states, so only speed depends on it.
  * The same count per ply decides whether a net of 65-128 nodes uses the word-parallel
  * evaluation instead (pn_bits_choose). */
-int pn_diff_calibrate(miai_game *g) {
+/* The calibration playouts: their work (pn_tally) each way of a ply, with the family
+ * links and as counted edges, and their lengths. */
+typedef struct {
+    uint64_t with[2], without[2], plies;
+    uint32_t lengths[PN_CALIBRATION_PLAYOUTS]; /* the games' plies (both ways alike) */
+} pn_calib;
+
+static int pn_calib_run(miai_game *g, pn_calib *c) {
     pn_data *d = g->data;
-    if (!d->diff.enabled) return MIAI_OK;
     size_t size = g->facts.state_size;
     uint8_t *init = malloc(size), *s = malloc(size), *before = malloc(d->n_nodes);
     int rc = MIAI_ENOMEM;
     if (init && s && before) {
         g->ops->init(g, init);
         pn_tally tally[2] = {{.before = before}, {.before = before}};
-        uint64_t plies = 0;
-        uint32_t lengths[PN_CALIBRATION_PLAYOUTS]; /* the games' plies (both ways alike) */
+        c->plies = 0;
         /* The tally reads every node twice a ply: at most 2^22 / n plies a playout
          * (othello's 200 k nodes: 20 plies; nets under 1,000 nodes: whole games), so
          * a big net or a long game costs milliseconds, not seconds, at creation. */
@@ -1493,35 +1735,58 @@ int pn_diff_calibrate(miai_game *g) {
             miai_rng_seed(&rng, 12345);
             for (int k = 0; k < PN_CALIBRATION_PLAYOUTS; k++) {
                 memcpy(s, init, size);
-                lengths[k] = pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
-                plies += lengths[k];
+                c->lengths[k] =
+                    pn_diff_run(g, s, &rng, NULL, 0, NULL, NULL, clear, &tally[clear]);
+                c->plies += c->lengths[k];
             }
         }
         g->facts.max_plies = max_plies;
-        uint64_t with[2], without[2]; /* each way of a ply, following families or not */
-        for (int c = 0; c < 2; c++) {
-            with[c] = tally[c].steps + tally[c].fam;
-            without[c] = tally[c].steps + tally[c].unfam;
+        for (int k = 0; k < 2; k++) {
+            c->with[k] = tally[k].steps + tally[k].fam;
+            c->without[k] = tally[k].steps + tally[k].unfam;
         }
-        uint64_t best_with = with[with[1] < with[0]];
-        if (d->diff.fam && best_with >= without[without[1] < without[0]]) {
-            /* the families cost more than they save here (a guard that changes every
-             * ply, a source that rarely does): the tables again without them */
-            free(init);
-            free(s);
-            free(before);
-            pn_diff_free(&d->diff);
-            rc = pn_diff_build(d, 0);
-            return rc == MIAI_OK ? pn_diff_calibrate(g) : rc;
-        }
-        d->diff.clear_joint = with[1] < with[0];
-        double per_ply = plies ? (double)best_with / ((double)plies / 2) : 0.0;
-        pn_bits_choose(d, per_ply);
-        pn_lanes_choose(d, per_ply, lengths, PN_CALIBRATION_PLAYOUTS);
         rc = MIAI_OK;
     }
     free(init);
     free(s);
     free(before);
     return rc;
+}
+
+static uint64_t pn_calib_best(const pn_calib *c) { return c->with[c->with[1] < c->with[0]]; }
+
+int pn_diff_calibrate(miai_game *g) {
+    pn_data *d = g->data;
+    if (!d->diff.enabled) return MIAI_OK;
+    pn_calib c;
+    int rc = pn_calib_run(g, &c);
+    if (rc != MIAI_OK) return rc;
+    if (d->diff.fam && d->diff.guard_pick == PN_FAM_BY_GROUPS) {
+        /* the guards picked by family size instead, kept where that counts less work
+         * (a guard whose groups reach ANDs that a rarely changing source reads, but
+         * that changes every ply itself: breakthrough 4 % more instructions) */
+        pn_diff_tables by_groups = d->diff;
+        pn_calib by_size;
+        if (pn_diff_build(d, PN_FAM_BY_SIZE) == MIAI_OK && d->diff.enabled &&
+            pn_calib_run(g, &by_size) == MIAI_OK && pn_calib_best(&by_size) < pn_calib_best(&c)) {
+            pn_diff_free(&by_groups);
+            c = by_size;
+        } else {
+            pn_diff_free(&d->diff);
+            d->diff = by_groups;
+        }
+    }
+    uint64_t best_with = pn_calib_best(&c);
+    if (d->diff.fam && best_with >= c.without[c.without[1] < c.without[0]]) {
+        /* the families cost more than they save here (a guard that changes every
+         * ply, a source that rarely does): the tables again without them */
+        pn_diff_free(&d->diff);
+        rc = pn_diff_build(d, PN_FAM_NONE);
+        return rc == MIAI_OK ? pn_diff_calibrate(g) : rc;
+    }
+    d->diff.clear_joint = c.with[1] < c.with[0];
+    double per_ply = c.plies ? (double)best_with / ((double)c.plies / 2) : 0.0;
+    pn_bits_choose(d, per_ply);
+    pn_lanes_choose(d, per_ply, c.lengths, PN_CALIBRATION_PLAYOUTS);
+    return MIAI_OK;
 }

@@ -423,7 +423,8 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
 int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
                 uint64_t *plies) {
     const pn_data *d = g->data;
-    if (!d->lanes.min_batch || n < d->lanes.min_batch) return MIAI_ELIMIT;
+    if (!d->lanes.min_batch || n < d->lanes.min_batch)
+        return n >= 2 ? pn_diff_playouts(g, state, n, rng, sum, plies) : MIAI_ELIMIT;
     return pn_lanes_batch(g, state, n, rng, sum, plies, NULL);
 }
 

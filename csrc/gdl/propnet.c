@@ -659,7 +659,7 @@ static int pn_fill(pn_data *d, const miai_gdl_desc *x, uint32_t total) {
     if (rc == MIAI_OK) rc = pn_program(d, x->next_node, x->n_base, PROG_NEXT);
     if (rc == MIAI_OK) rc = pn_program(d, x->goal_node, x->n_goals, PROG_GOAL);
     free(outs);
-    if (rc == MIAI_OK) rc = pn_diff_build(d, 1);
+    if (rc == MIAI_OK) rc = pn_diff_build(d, PN_FAM_BY_GROUPS);
     if (rc == MIAI_OK) rc = pn_bits_build(d);
     if (rc == MIAI_OK) rc = pn_lanes_build(d);
     return rc;

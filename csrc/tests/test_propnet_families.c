@@ -246,12 +246,166 @@ static void a_planted_family_is_caught(void) {
     miai_game_free(gh);
 }
 
+/* The guard picked by the groups it makes.  One role plays up or stay; a counter
+ * (a 0..KA-1, family A) goes up with up; a toggle (b 0..KA, family B, bigger: only
+ * b 0 and b 1 ever hold, by turns) flips every ply; (seen) holds after a ply where
+ * some T_i = a_i AND b_0 held.  By family size b_0 would guard every T_i, a_i's edge
+ * into it alone (no group), and b_0's change would step KA ANDs every ply; picked by
+ * the groups, a_i guards T_i and b_0's edges form a group over A: one AND a change. */
+enum { KA = 24 };
+enum {
+    A0 = 2,
+    B0 = A0 + KA,
+    SEEN = B0 + KA + 1,
+    UP = SEEN + 1,
+    STAY,
+    T0,
+    U0 = T0 + KA,
+    V0 = U0 + KA - 1,
+    NA0 = V0 + KA,
+    NSEEN = NA0 + KA,
+    NT = NSEEN + 1
+};
+
+typedef struct {
+    uint8_t kind[NT];
+    uint32_t arg[NT], first[NT + 1], in[3 * NT], next[2 * KA + 2];
+    uint8_t init[2 * KA + 2];
+    char texts[2 * KA + 2][16];
+    const char *base_text[2 * KA + 2];
+    uint32_t fam_first[3], fam_base[2 * KA + 1];
+} toggles;
+
+static const char *const TOGGLE_MOVES[2] = {"up", "stay"};
+static const uint32_t TOGGLE_N_MOVES[1] = {2}, TOGGLE_LEGAL[2] = {1, 1};
+static const uint32_t TOGGLE_GOAL_ROLE[1] = {0}, TOGGLE_GOAL_VALUE[1] = {100},
+                      TOGGLE_GOAL_NODE[1] = {SEEN};
+
+static miai_gdl_desc toggles_desc(toggles *t) {
+    uint32_t e = 0, nb = 2 * KA + 2; /* bases: a 0..KA-1, b 0..KA, seen */
+    memset(t->arg, 0, sizeof t->arg);
+    for (uint32_t i = 0; i < NT; i++) {
+        t->first[i] = e;
+        if (i < A0) {
+            t->kind[i] = i == 0 ? MIAI_PN_FALSE : MIAI_PN_TRUE;
+        } else if (i < UP) {
+            t->kind[i] = MIAI_PN_BASE;
+            t->arg[i] = i - A0;
+        } else if (i < T0) {
+            t->kind[i] = MIAI_PN_INPUT;
+            t->arg[i] = i - UP;
+        } else if (i < U0) { /* T_i = a_i AND b_0 */
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = A0 + (i - T0);
+            t->in[e++] = B0;
+        } else if (i < V0) { /* U_i = a_i AND up */
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = A0 + (i - U0);
+            t->in[e++] = UP;
+        } else if (i < NA0) { /* V_i = a_i AND stay */
+            t->kind[i] = MIAI_PN_AND;
+            t->in[e++] = A0 + (i - V0);
+            t->in[e++] = STAY;
+        } else if (i < NSEEN) { /* next (a i) = U_{i-1} OR V_i */
+            uint32_t k = i - NA0;
+            t->kind[i] = MIAI_PN_OR;
+            if (k > 0) t->in[e++] = U0 + k - 1;
+            t->in[e++] = V0 + k;
+        } else { /* next (seen) = OR of the T_i */
+            t->kind[i] = MIAI_PN_OR;
+            for (uint32_t k = 0; k < KA; k++) t->in[e++] = T0 + k;
+        }
+    }
+    t->first[NT] = e;
+    for (uint32_t k = 0; k < KA; k++) t->next[k] = NA0 + k;
+    for (uint32_t k = 0; k <= KA; k++) t->next[KA + k] = 0; /* b k for k >= 2: never */
+    t->next[KA] = B0 + 1;                                   /* b 0 next after b 1 */
+    t->next[KA + 1] = B0;
+    t->next[2 * KA + 1] = NSEEN;
+    memset(t->init, 0, sizeof t->init);
+    t->init[0] = t->init[KA] = 1; /* a 0, b 0 */
+    for (uint32_t k = 0; k < nb; k++) {
+        if (k < KA)
+            snprintf(t->texts[k], sizeof t->texts[k], "(a %u)", k);
+        else if (k < 2 * KA + 1)
+            snprintf(t->texts[k], sizeof t->texts[k], "(b %u)", k - KA);
+        else
+            snprintf(t->texts[k], sizeof t->texts[k], "(seen)");
+        t->base_text[k] = t->texts[k];
+    }
+    t->fam_first[0] = 0;
+    t->fam_first[1] = KA;
+    t->fam_first[2] = 2 * KA + 1;
+    for (uint32_t k = 0; k < 2 * KA + 1; k++) t->fam_base[k] = k;
+    miai_gdl_desc d = {
+        .n_nodes = NT, .kind = t->kind, .arg = t->arg, .first_in = t->first, .in = t->in,
+        .n_base = nb, .next_node = t->next, .init = t->init, .base_text = t->base_text,
+        .n_roles = 1, .n_moves = TOGGLE_N_MOVES, .legal_node = TOGGLE_LEGAL,
+        .move_text = TOGGLE_MOVES, .terminal_node = A0 + KA - 1, .n_goals = 1,
+        .goal_role = TOGGLE_GOAL_ROLE, .goal_value = TOGGLE_GOAL_VALUE,
+        .goal_node = TOGGLE_GOAL_NODE, .n_families = 2, .family_first = t->fam_first,
+        .family_base = t->fam_base, .max_plies = 400, .seed = 5, .name = "toggles"};
+    return d;
+}
+
+static void a_guard_is_picked_by_its_groups(void) {
+    toggles t;
+    miai_gdl_desc d = toggles_desc(&t);
+    uint8_t *s = NULL;
+    miai_game *g = game_with_initial_state(&d, &s);
+    if (!g) return;
+    uint32_t groups = 0, guarded = 0, len = 0;
+    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK);
+    /* up, stay and b_0, each over A; T_i, U_i, V_i guarded by a_i */
+    CHECK(groups == 3 && guarded == 3 * KA - 1);
+    for (uint64_t seed = 0; seed < 20; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF_CLEAR, &len) ==
+              MIAI_OK);
+    }
+    free(s);
+    miai_game_free(g);
+}
+
+/* A batch on one work block (pn_diff_playouts) equals the same playouts one by one,
+ * each starting from where the last ended (restart 1) or by the op's own rule, from
+ * the initial state and from one a few plies on. */
+static void a_kept_block_plays_the_same_playouts(void) {
+    scores t;
+    miai_gdl_desc d = scores_desc(&t);
+    uint8_t *s = NULL;
+    miai_game *g = game_with_initial_state(&d, &s);
+    if (!g) return;
+    for (int from = 0; from < 2; from++) {
+        double want[2], sum[2];
+        uint64_t want_plies = 0, plies = 0;
+        CHECK(miai_playouts_each(g, s, 25, 11, want, 2, &want_plies) == MIAI_OK);
+        for (int restart = 0; restart < 2; restart++) {
+            CHECK(miai_gdl_diff_playouts(g, s, 25, 11, restart, sum, 2, &plies) == MIAI_OK);
+            CHECK(plies == want_plies && sum[0] == 25 * want[0] && sum[1] == 25 * want[1]);
+        }
+        miai_move up[2] = {0, 0};
+        for (int k = 0; k < 5; k++) CHECK(miai_state_play_joint(g, s, up, 2) == MIAI_OK);
+    }
+    double sum[2];
+    uint64_t plies;
+    CHECK(miai_gdl_diff_playouts(g, s, 25, 11, 2, sum, 2, &plies) == MIAI_EINVAL);
+    CHECK(miai_gdl_diff_playouts(g, s, MIAI_GDL_BATCH_MAX + 1ull, 11, 0, sum, 2, &plies) ==
+          MIAI_EINVAL);
+    CHECK(miai_gdl_diff_playouts(g, s, 25, 11, 0, sum, 1, &plies) == MIAI_EINVAL);
+    CHECK(miai_gdl_diff_playouts(NULL, s, 25, 11, 0, sum, 2, &plies) == MIAI_EINVAL);
+    free(s);
+    miai_game_free(g);
+}
+
 int main(void) {
     const ctest_case cases[] = {
         {"scores_follow_their_families", scores_follow_their_families},
         {"malformed_families_refused", malformed_families_refused},
         {"a_planted_family_is_caught", a_planted_family_is_caught},
         {"a_member_without_a_node_is_not_followed", a_member_without_a_node_is_not_followed},
+        {"a_guard_is_picked_by_its_groups", a_guard_is_picked_by_its_groups},
+        {"a_kept_block_plays_the_same_playouts", a_kept_block_plays_the_same_playouts},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }

@@ -21,6 +21,7 @@ from engine.gdl.ground import DEFAULT_BOUNDS, Bounds, ground
 from engine.gdl.propnet import FlatPropnet, build
 from engine.gdl.prover_game import ProverGame
 from engine.gdl.terms import to_text
+from engine.playouts import PlayoutRun
 
 log = logging.getLogger(__name__)
 DEFAULT_MAX_PLIES = 10_000
@@ -110,6 +111,29 @@ class GdlGame(Game):
                 counts=[tuple(int(counts[a + r]) for r in range(nr)) for a in at],
                 rewards=tuple(float(rewards[i * nr + r]) for r in range(nr))))
         return out
+
+    def diff_playouts(self, state: State, n: int, seed: int, *,
+                      restart: bool = False) -> PlayoutRun:
+        """``n`` playouts from ``state`` on one work block of the differential engine,
+        as the batches the lanes leave run (csrc/gdl/pn_diff.c, pn_diff_playouts):
+        each after the first starts from where the last one ended -- always with
+        ``restart``, else where that is closer than the snapshot.  The same result as
+        ``playout_run(state, n, seed, batch=False)``; a test compares them.  Raises
+        LimitError on a net without the differential engine."""
+        if not isinstance(n, int) or not 0 <= n <= int(lib.MIAI_GDL_BATCH_MAX):
+            raise InvalidArgumentError(
+                f"n must be an int in [0, {int(lib.MIAI_GDL_BATCH_MAX)}], not {n!r}")
+        if not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
+        sums = ffi.new("double[]", self.n_roles)
+        plies = ffi.new("uint64_t *")
+        code = lib.miai_gdl_diff_playouts(self.ptr, state.ptr, n, seed, int(restart), sums,
+                                          self.n_roles, plies)
+        if code == lib.MIAI_ELIMIT:
+            raise LimitError("no differential engine on this net")
+        check(code, "differential batch")
+        means = tuple(sums[r] / n if n else 0.0 for r in range(self.n_roles))
+        return PlayoutRun(means, n, int(plies[0]))
 
     @property
     def family_groups(self) -> tuple[int, int]:

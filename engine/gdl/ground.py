@@ -73,6 +73,7 @@ class Grounding:
     instances: list[Instance]
     split_rules: int = 0                    # rules grounded decomposed
     moves_split: bool = False               # ... with the joint move split off too
+    seconds: float = 0.0                    # wall-clock time the grounding took
 
 
 class _Relation:
@@ -521,6 +522,12 @@ def ground(program: Program, bounds: Bounds = DEFAULT_BOUNDS,
     makes fewer ground literals, and a grounding of over MOVE_SPLIT_INSTANCES
     instances is tried again with the joint move split off too, within what is left
     of the time bound."""
+    start = time.perf_counter()
+    result = _ground(program, bounds, split)
+    return replace(result, seconds=time.perf_counter() - start)
+
+
+def _ground(program: Program, bounds: Bounds, split: bool) -> Grounding:
     g = Grounder(program, bounds, split)
     g.fixpoint()
     result = _grounding(program, g, g.instantiate())

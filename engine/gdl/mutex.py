@@ -41,7 +41,7 @@ from engine.gdl.graph import reachable
 from engine.gdl.propnet import AND, BASE, FALSE, INPUT, MOVESET, NOT, OR, TRUE, FlatPropnet
 from engine.gdl.terms import args_of, arity_of, name_of
 
-MAX_TERMS = 512        # terms of a node's expansion before it stays an opaque literal
+MAX_TERMS = 4096       # terms of a node's expansion before it stays an opaque literal
 MAX_KEY_ARITY = 4      # relations of more arguments are not candidates
 MAX_UNION = 16         # relations of more bases are not joined with another
 GROUP_MIN = 4          # C's PN_GROUP_MIN: fewer readers of a node are not worth a family
@@ -211,6 +211,27 @@ class _Facts:
         for i, r in self.move_role.items():
             self.role_mask[r] |= 1 << i
 
+        self.lit_memo: dict[int, tuple[int, int, tuple[tuple[int, int], ...], int]] = {}
+
+    def lit(self, i: int) -> tuple[int, int, tuple[tuple[int, int], ...], int]:
+        """Literal id i asserted: its bit, the ids it rules out (the other members of
+        its groups, the other moves of its role), what it assigns ((variable, i): group
+        gid, or -1 - r for role r's move) and its role (-1: not a move); memoised."""
+        out = self.lit_memo.get(i)
+        if out is None:
+            bit = 1 << i
+            excl = 0
+            assign = []
+            for gid in self.group_of.get(i, ()):
+                excl |= self.group_mask[gid]
+                assign.append((gid, i))
+            r = self.move_role.get(i, -1)
+            if r >= 0:
+                excl |= self.role_mask[r]
+                assign.append((-1 - r, i))
+            out = self.lit_memo[i] = (bit, excl & ~bit, tuple(assign), r)
+        return out
+
     def sign(self, term: frozenset[int]) -> _Signature:
         return _Signature(term, self)
 
@@ -219,26 +240,28 @@ class _Signature:
     """A term as bit masks over literal ids: pos, the ids it asserts; excl, the ids it
     rules out (its negated ones, the other moves of each role it names, the other
     members of each group it names).  Two terms contradict when one asserts what the
-    other rules out; void: contradictory in itself."""
+    other rules out; void: contradictory in itself.  assign: what the term asserts of
+    each "variable" (group gid's member, key gid; role r's move, key -1 - r), as
+    literal ids."""
 
-    __slots__ = ("lits", "pos", "excl", "moves", "void")
+    __slots__ = ("lits", "pos", "excl", "moves", "assign", "void")
 
     def __init__(self, term: frozenset[int], facts: _Facts) -> None:
         self.lits = term
         self.moves: dict[int, int] = {}
+        self.assign: dict[int, int] = {}
         pos = excl = 0
         for lit in term:
-            i = lit >> 1
             if lit & 1:
-                excl |= 1 << i
+                excl |= 1 << (lit >> 1)
                 continue
-            pos |= 1 << i
-            for gid in facts.group_of.get(i, ()):
-                excl |= facts.group_mask[gid] & ~(1 << i)
-            r = facts.move_role.get(i)
-            if r is not None:
-                self.moves[r] = i
-                excl |= facts.role_mask[r] & ~(1 << i)
+            bit, ex, assign, r = facts.lit(lit >> 1)
+            pos |= bit
+            excl |= ex
+            if assign:
+                self.assign.update(assign)
+                if r >= 0:
+                    self.moves[r] = lit >> 1
         self.pos, self.excl = pos, excl
         self.void = bool(pos & excl)
 
@@ -254,8 +277,11 @@ class _Step:
                  next_terms: dict[int, list[frozenset[int]]]) -> None:
         self.terms = terms
         self.facts = _Facts(terms, [list(g) for c in kept for g in c.groups])
-        self.signs = {b: [self.facts.sign(t) for t in ts] for b, ts in next_terms.items()}
+        self.next_terms = next_terms
+        self.signs: dict[int, list[_Signature]] = {}
         self.legal_signs: dict[int, list[_Signature]] = {}
+        self.move_pairs: dict[tuple[int, int], bool] = {}
+        self.compat: dict[int, frozenset[int]] = {}
 
     def legal(self, i: int) -> list[_Signature]:
         """Where the move of literal id i is legal, signed."""
@@ -279,26 +305,112 @@ class _Step:
                 return False
         return False
 
+    def signs_of(self, b: int) -> list[_Signature]:
+        """The terms of base b's next node, signed (memoised)."""
+        if b not in self.signs:
+            self.signs[b] = [self.facts.sign(t) for t in self.next_terms[b]]
+        return self.signs[b]
+
+    def compatible_moves(self, i: int) -> frozenset[int]:
+        """The moves (literal ids) of the other roles that may be legal with the move of
+        literal id i (memoised)."""
+        if i not in self.compat:
+            role = self.facts.move_role[i]
+            self.compat[i] = frozenset(
+                j for j, r in self.facts.move_role.items()
+                if r != role and not self.moves_exclusive(i, j))
+        return self.compat[i]
+
+    def moves_exclusive(self, i: int, j: int) -> bool:
+        """The moves of literal ids i and j (of two roles) are never legal together
+        (memoised)."""
+        key = (i, j) if i < j else (j, i)
+        if key not in self.move_pairs:
+            self.move_pairs[key] = all(x.contradicts(y) for x in self.legal(i)
+                                       for y in self.legal(j))
+        return self.move_pairs[key]
+
     def failure(self, c: Candidate) -> tuple[int, int, frozenset[int], frozenset[int]] | None:
         """Two members of a group of c and a term of each that may hold together in a
         successor, or None when c is preserved."""
-        for p, q in (pq for g in c.groups for pq in itertools.combinations(g, 2)):
-            if time.perf_counter() > self.terms.deadline:
-                raise _Timeout
-            ys = self.signs[q]
-            # index q's terms by the move of the role most of them name: a term of p
-            # meets only those of the same move (or of none), the others clash
-            role = Counter(r for y in ys for r in y.moves).most_common(1)
-            by_move: dict[int | None, list[_Signature]] = defaultdict(list)
-            for y in ys:
-                by_move[y.moves.get(role[0][0]) if role else None].append(y)
-            for x in self.signs[p]:
-                move = x.moves.get(role[0][0]) if role else None
-                meets = ys if move is None else by_move[move] + by_move[None]
-                for y in meets:
-                    if not self.exclusive(x, y):
-                        return p, q, x.lits, y.lits
+        for group in c.groups:
+            items = [_Item(b, x, True) for b in group for x in self.signs_of(b)]
+            found = self._meet(items, frozenset())
+            if found is not None:
+                return found
         return None
+
+    def _meet(self, items: list[_Item],
+              used: frozenset[int]) -> tuple[int, int, frozenset[int], frozenset[int]] | None:
+        """A pair of items of two members, one of them new, whose terms are not
+        exclusive.  The items are split by what they assert of one variable (a group
+        of a family assumed, or a role's move; the one most of them assert): two terms
+        asserting different values contradict, so a pair that does not meets in one
+        part, where the items asserting nothing of it join every part (for a role's
+        move, every part whose move may be legal with theirs).  Small sets, or sets
+        with no variable left, are compared pair by pair (exclusive: with legality)."""
+        if time.perf_counter() > self.terms.deadline:
+            raise _Timeout
+        if not any(it.new for it in items) or len({it.member for it in items}) < 2:
+            return None
+        var = None
+        if len(items) > _LEAF_ITEMS:
+            count = Counter(v for it in items for v in it.sign.assign if v not in used)
+            if count:
+                var = count.most_common(1)[0][0]
+        if var is None:
+            for a, b in itertools.combinations(items, 2):
+                if (a.new or b.new) and a.member != b.member and \
+                        not self.exclusive(a.sign, b.sign):
+                    return a.member, b.member, a.sign.lits, b.sign.lits
+            return None
+        parts: dict[int, list[_Item]] = defaultdict(list)
+        wild: list[_Item] = []
+        for it in items:
+            value = it.sign.assign.get(var)
+            if value is None:
+                wild.append(it)
+            else:
+                parts[value].append(it)
+        used = used | {var}
+        found = self._meet(wild, used)
+        if found is not None:
+            return found
+        by_moves: dict[tuple[int, ...], list[_Item]] = defaultdict(list)
+        by_first: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+        if var < 0:
+            for it in wild:
+                by_moves[tuple(it.sign.moves.values())].append(it)
+            for ms in by_moves:
+                if ms:
+                    by_first[ms[0]].append(ms)
+        for value, part in parts.items():
+            if var < 0:  # a role's move: only the wild terms whose moves may go with it
+                compat = self.compatible_moves(value)
+                join = list(by_moves.get((), ()))
+                for first in compat.intersection(by_first):
+                    for ms in by_first[first]:
+                        if all(m in compat for m in ms):
+                            join.extend(by_moves[ms])
+            else:
+                join = wild
+            found = self._meet(part + join, used)
+            if found is not None:
+                return found
+        return None
+
+
+_LEAF_ITEMS = 8  # sets of at most this many items are compared pair by pair
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A term of a member's next node in a failure search: new when its pairs with the
+    set's other items are still to be checked."""
+
+    member: int
+    sign: _Signature
+    new: bool
 
 
 def proved(net: FlatPropnet, seconds: float = DEFAULT_SECONDS) -> list[Candidate] | None:
@@ -309,12 +421,16 @@ def proved(net: FlatPropnet, seconds: float = DEFAULT_SECONDS) -> list[Candidate
     try:
         next_terms = {b: terms.of(net.next_node[b])
                       for c in kept for group in c.groups for b in group}
+        # the smallest first; a failure is dropped at once and the check starts again
+        # (what fails under some candidates fails under fewer: the greatest fixpoint
+        # is the same, and a cheap failure spares a round of the big ones)
+        kept.sort(key=lambda c: sum(len(next_terms[b]) for g in c.groups for b in g))
         while True:
             step = _Step(terms, kept, next_terms)
-            failed = {c for c in kept if step.failure(c) is not None}
-            if not failed:
+            failed = next((c for c in kept if step.failure(c) is not None), None)
+            if failed is None:
                 return kept
-            kept = [c for c in kept if c not in failed]
+            kept.remove(failed)
     except _Timeout:
         return None
 

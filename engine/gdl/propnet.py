@@ -23,6 +23,7 @@ evaluates to its least fixpoint.  NOT never takes an input from its own range
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -32,6 +33,12 @@ from engine.gdl.ground import Grounding
 from engine.gdl.terms import Term, name_of, to_text
 
 FALSE, TRUE, BASE, INPUT, AND, OR, NOT, MOVESET = range(8)
+# The mutex proofs (engine/gdl/mutex.py: the base families, then the gate families) may
+# each take MUTEX_SECONDS, or MUTEX_SHARE of the time the grounding and the build took
+# before them when that is more: their work grows with the net's (kalaha_2009's 100 k
+# nodes: about 9 s to prove its 17 base families, against 18 s to ground and build).
+MUTEX_SECONDS = 1.0
+MUTEX_SHARE = 1.0
 KIND_NAMES = ("false", "true", "base", "input", "and", "or", "not", "moveset")
 
 
@@ -86,6 +93,7 @@ def _rules_seed(grounding: Grounding) -> int:
 
 def build(grounding: Grounding) -> FlatPropnet:
     """The optimised, flattened propnet of a grounding."""
+    start = time.perf_counter()
     program = grounding.program
     net = _Net()
     f_node, t_node = net.add(FALSE), net.add(TRUE)
@@ -175,8 +183,10 @@ def build(grounding: Grounding) -> FlatPropnet:
     flat.legal_guarded = guarded
     from engine.gdl.mutex import gate_families, mutex_families  # they read flat nets
 
-    flat.families = mutex_families(flat)
-    flat.gate_families = gate_families(flat, flat.families)
+    # each proof may take as long as MUTEX_SHARE of the grounding and the build so far
+    budget = max(MUTEX_SECONDS, MUTEX_SHARE * (grounding.seconds + time.perf_counter() - start))
+    flat.families = mutex_families(flat, budget)
+    flat.gate_families = gate_families(flat, flat.families, budget)
     flat.stats["families"] = len(flat.families)
     flat.stats["gate_families"] = len(flat.gate_families)
     return flat
