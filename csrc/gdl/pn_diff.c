@@ -570,6 +570,10 @@ int pn_diff_build(pn_data *d, int families) {
     free(skey);
     free(sval);
     if (rc != MIAI_OK) goto done;
+    t->bshift = 0;
+    while (d->base_words && ((d->base_words - 1) >> t->bshift) >= 64) t->bshift++;
+    uint32_t runs = d->base_words ? ((d->base_words - 1) >> t->bshift) + 1 : 0;
+    t->bases_all = runs >= 64 ? ~0ULL : (1ULL << runs) - 1;
     if ((rc = pn_snapshot(d)) != MIAI_OK) goto done;
     t->enabled = 1;
     rc = MIAI_OK;
@@ -597,14 +601,8 @@ typedef struct {
                           * whose legal node holds (legal when the guard holds too) */
     int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
     uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
-    uint32_t dlo, dhi;   /* one level: words of dirty that may be non-zero */
-    uint64_t dtop;       /* two levels: the words of dsum that may be non-zero (at most
-                          * 64: PN_DIFF_MAX_NODES = 64^3) */
-    uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dtop, dsum */
-    uint8_t bshift;      /* bit j of btouch stands for words [j << bshift, (j + 1) <<
-                          * bshift) of bits (next-state, then legal-move words) */
-    uint64_t btouch;     /* words of bits a watch may have flipped since a ply last
-                          * took the next state (all, at a playout's start) */
+    uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
+    uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dsum */
     uint8_t broken;      /* a family's member rose while another held (pn_set_source1) */
     uint32_t *cur;       /* each mutex family's true member: index + 1, 0 for none */
     uint8_t *front;      /* NULL: the lazy gates hold the snapshot's values; else the
@@ -685,9 +683,7 @@ static pn_layout pn_wave_layout(const pn_data *d) {
 
 static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
     const pn_layout *l = &d->diff.lay;
-    uint8_t bshift = 0;
-    while (((l->count - l->next - 1) >> bshift) >= 64) bshift++;
-    return (pn_wave){.bshift = bshift, .btouch = ~0ULL,.d = d, .t = &d->diff, .dirty = work + l->dirty, .dsum = work + l->dsum,
+    return (pn_wave){.d = d, .t = &d->diff, .dirty = work + l->dirty, .dsum = work + l->dsum,
                      .bits = work + l->next, .next = work + l->next,
                      .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
                      .cnt = (int32_t *)(work + l->cnt), .cur = (uint32_t *)(work + l->cur),
@@ -701,24 +697,16 @@ static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
 static inline void pn_flip(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] ^= 1ULL << (node & 63);
-    if (w->two_level) {
-        w->dsum[word >> 6] |= 1ULL << (word & 63);
-        w->dtop |= 1ULL << (word >> 6);
-    } else {
-        w->dhi = word > w->dhi ? word : w->dhi;
-    }
+    if (w->two_level) w->dsum[word >> 6] |= 1ULL << (word & 63);
+    w->dhi = word > w->dhi ? word : w->dhi;
 }
 
 /* A gate of a range is marked: the range settles whole. */
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
-    if (w->two_level) {
-        w->dsum[word >> 6] |= 1ULL << (word & 63);
-        w->dtop |= 1ULL << (word >> 6);
-    } else {
-        w->dhi = word > w->dhi ? word : w->dhi;
-    }
+    if (w->two_level) w->dsum[word >> 6] |= 1ULL << (word & 63);
+    w->dhi = word > w->dhi ? word : w->dhi;
 }
 
 /* Member `guard` of AND g has risen: g's counter, which lagged while the guard was
@@ -800,7 +788,6 @@ static inline __attribute__((always_inline)) void pn_changed(pn_wave *w, uint32_
     for (uint32_t e = sp.watch; e < sp.end; e++) {
         uint32_t a = link[e], k = a & PN_WATCH_INDEX;
         w->bits[k >> 6] ^= 1ULL << (k & 63);
-        w->btouch |= 1ULL << ((k >> 6) >> w->bshift);
         w->count[a >> PN_WATCH_ROLE_SHIFT] += (uint32_t)delta;
     }
 }
@@ -931,17 +918,13 @@ static inline __attribute__((always_inline)) void pn_sweep(pn_wave *w, int goal,
         for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word, goal, fam);
     } else {
         /* a settled node only marks nodes above it: in its word (pn_settle_word) or in
-         * a later word (a higher bit of dsum, read again after each word; a higher
-         * bit of dtop) */
-        while (w->dtop) {
-            uint32_t sw = (uint32_t)__builtin_ctzll(w->dtop);
+         * a later word (a higher bit of dsum, read again after each word) */
+        for (uint32_t sw = w->dlo >> 6; sw <= w->dhi >> 6; sw++)
             while (dsum[sw]) {
                 uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
                 dsum[sw] &= dsum[sw] - 1;
                 pn_settle_word(w, word, goal, fam);
             }
-            w->dtop &= ~(1ULL << sw);
-        }
     }
     w->dlo = UINT32_MAX;
     w->dhi = 0;
@@ -1118,9 +1101,12 @@ pn_bases_set(pn_wave *w, const uint64_t *now, const uint64_t *diff, uint64_t tou
              int which, miai_head *head, int fam) {
     const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
+    if (d->base_words <= PN_BASES_SCAN_WORDS) touched = 1; /* one run: every word */
     for (uint64_t tx = touched; tx; tx &= tx - 1) { /* diff is 0 elsewhere (may be unset) */
-        uint32_t lo = (uint32_t)__builtin_ctzll(tx) << w->bshift, hi = lo + (1u << w->bshift);
-        for (uint32_t word = lo; word < hi && word < d->base_words; word++) {
+        uint32_t lo = (uint32_t)__builtin_ctzll(tx) << t->bshift, hi = lo + (1u << t->bshift);
+        if (d->base_words <= PN_BASES_SCAN_WORDS) lo = 0, hi = d->base_words;
+        if (hi > d->base_words) hi = d->base_words;
+        for (uint32_t word = lo; word < hi; word++) {
             uint64_t x = diff[word];
             if (which >= 0) x &= which ? now[word] : ~now[word];
             for (; x; x &= x - 1) {
@@ -1163,8 +1149,7 @@ pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base, int fam) {
         diff[word] = base[word] ^ t->base0[word];
         flips |= diff[word] != 0;
     }
-    pn_bases_change(w, base, diff, ~0ULL, NULL, fam);
-    w->btouch = ~0ULL; /* next may differ from the state's bases anywhere */
+    pn_bases_change(w, base, diff, t->bases_all, NULL, fam);
     if (flips) pn_wave_run(w, fam);
 }
 
@@ -1372,14 +1357,21 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
         pn_tally_end(w, tally);
         pn_tally_begin(w, tally);
     }
-    /* the next state: where a watch flipped a bit since the last ply took it */
-    uint64_t touched = w->btouch;
-    w->btouch = 0;
-    for (uint64_t x = touched; x; x &= x - 1) {
-        uint32_t lo = (uint32_t)__builtin_ctzll(x) << w->bshift, hi = lo + (1u << w->bshift);
-        for (uint32_t word = lo; word < hi && word < d->base_words; word++) {
+    /* the next state, and (on states of more than PN_BASES_SCAN_WORDS words) the
+     * words of bases that change, the only ones then sent out */
+    uint64_t touched = w->t->bases_all;
+    if (d->base_words <= PN_BASES_SCAN_WORDS) {
+        for (uint32_t word = 0; word < d->base_words; word++) {
             flip[word] = s->bits[word] ^ next[word];
             s->bits[word] = next[word]; /* next[] changes while the bases propagate */
+        }
+    } else {
+        uint8_t bshift = w->t->bshift;
+        touched = 0;
+        for (uint32_t word = 0; word < d->base_words; word++) {
+            flip[word] = s->bits[word] ^ next[word];
+            s->bits[word] = next[word];
+            touched |= (uint64_t)(flip[word] != 0) << (word >> bshift);
         }
     }
     if (clear) pn_joint_clear(w, cur, fam);
@@ -1599,9 +1591,8 @@ pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *r
             /* the last joint move stays on, as between two plies */
             for (uint32_t word = 0; word < d->base_words; word++)
                 flip[word] = s->bits[word] ^ start->bits[word];
-            pn_bases_change(&w, start->bits, flip, ~0ULL, NULL, fam);
+            pn_bases_change(&w, start->bits, flip, t->bases_all, NULL, fam);
             pn_wave_run(&w, fam);
-            w.btouch = ~0ULL; /* next may differ from the state's bases anywhere */
         } else {
             for (uint32_t r = 0; r < nr; r++) cur[r] = PN_NO_MOVE;
             for (uint32_t k = 0; k < t->n_front; k++) front[k] = v0[t->front[k]] & 1;

@@ -162,7 +162,16 @@ typedef struct {
     /* 1: a ply clears the joint move before the bases propagate (pn_diff_ply), chosen
      * when the game is made (pn_diff_calibrate). */
     uint8_t clear_joint;
+    /* a ply's bases that change are found word by word, and bit j of a mask stands for
+     * base words [j << bshift, (j + 1) << bshift) that differ: only those are sent out
+     * (bases_all: every word) */
+    uint8_t bshift;
+    uint64_t bases_all;
 } pn_diff_tables;
+
+/* States of at most this many base words send out every word's changes without
+ * marking them first (the marks cost more than they save on a word or two). */
+#define PN_BASES_SCAN_WORDS 4u
 
 #define PN_GOAL_WAVE_MIN_EDGES 64u
 
@@ -389,8 +398,9 @@ int pn_lanes_build(pn_data *d);
  * playouts; PN_LANES_RATIO); 0 for none. */
 void pn_lanes_choose(pn_data *d, double diff_work, const uint32_t *lengths, uint32_t m);
 void pn_lanes_free(pn_lanes_tables *t);
-/* ops->playouts: n playouts by the lanes, or MIAI_ELIMIT (a batch under
- * lanes.min_batch): the caller plays them one by one. */
+/* ops->playouts: n playouts by the lanes; a batch under lanes.min_batch (of 2 or
+ * more) on one block of the differential engine (pn_diff_playouts); else MIAI_ELIMIT:
+ * the caller plays them one by one. */
 int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
                 uint64_t *plies);
 

@@ -36,7 +36,7 @@ FALSE, TRUE, BASE, INPUT, AND, OR, NOT, MOVESET = range(8)
 # The mutex proofs (engine/gdl/mutex.py: the base families, then the gate families) may
 # each take MUTEX_SECONDS, or MUTEX_SHARE of the time the grounding and the build took
 # before them when that is more: their work grows with the net's (kalaha_2009's 100 k
-# nodes: about 9 s to prove its 17 base families, against 18 s to ground and build).
+# nodes: about 13 s to prove its 17 base families, against 18 s to ground and build).
 MUTEX_SECONDS = 1.0
 MUTEX_SHARE = 1.0
 KIND_NAMES = ("false", "true", "base", "input", "and", "or", "not", "moveset")
