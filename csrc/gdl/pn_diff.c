@@ -1097,26 +1097,38 @@ static int pn_snapshot(pn_data *d) {
 /* The bases set in diff whose value in `now` is `which` (-1: every one) take it; with
  * a head, its Zobrist key follows. */
 static inline __attribute__((always_inline)) void
+pn_bases_word(pn_wave *w, const uint64_t *now, const uint64_t *diff, uint32_t word, int which,
+              miai_head *head, int fam) {
+    const pn_data *d = w->d;
+    const pn_diff_tables *t = w->t;
+    uint64_t x = diff[word];
+    if (which >= 0) x &= which ? now[word] : ~now[word];
+    for (; x; x &= x - 1) {
+        uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(x);
+        uint8_t v = (uint8_t)pn_bit(now, b);
+        if (head) miai_zxor(head, d->zbase[b]);
+        for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
+            pn_set_source(w, t->base_nodes[e], v, fam);
+    }
+}
+
+/* The same over the base words: every one on a state of at most PN_BASES_SCAN_WORDS
+ * words, else the runs marked in `touched` (diff is 0 elsewhere, and may be unset). */
+static inline __attribute__((always_inline)) void
 pn_bases_set(pn_wave *w, const uint64_t *now, const uint64_t *diff, uint64_t touched,
              int which, miai_head *head, int fam) {
     const pn_data *d = w->d;
-    const pn_diff_tables *t = w->t;
-    if (d->base_words <= PN_BASES_SCAN_WORDS) touched = 1; /* one run: every word */
-    for (uint64_t tx = touched; tx; tx &= tx - 1) { /* diff is 0 elsewhere (may be unset) */
-        uint32_t lo = (uint32_t)__builtin_ctzll(tx) << t->bshift, hi = lo + (1u << t->bshift);
-        if (d->base_words <= PN_BASES_SCAN_WORDS) lo = 0, hi = d->base_words;
+    if (d->base_words <= PN_BASES_SCAN_WORDS) {
+        for (uint32_t word = 0; word < d->base_words; word++)
+            pn_bases_word(w, now, diff, word, which, head, fam);
+        return;
+    }
+    uint8_t bshift = w->t->bshift;
+    for (uint64_t tx = touched; tx; tx &= tx - 1) {
+        uint32_t lo = (uint32_t)__builtin_ctzll(tx) << bshift, hi = lo + (1u << bshift);
         if (hi > d->base_words) hi = d->base_words;
-        for (uint32_t word = lo; word < hi; word++) {
-            uint64_t x = diff[word];
-            if (which >= 0) x &= which ? now[word] : ~now[word];
-            for (; x; x &= x - 1) {
-                uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(x);
-                uint8_t v = (uint8_t)pn_bit(now, b);
-                if (head) miai_zxor(head, d->zbase[b]);
-                for (uint32_t e = t->base_first[b]; e < t->base_first[b + 1]; e++)
-                    pn_set_source(w, t->base_nodes[e], v, fam);
-            }
-        }
+        for (uint32_t word = lo; word < hi; word++)
+            pn_bases_word(w, now, diff, word, which, head, fam);
     }
 }
 
