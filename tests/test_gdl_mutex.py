@@ -11,7 +11,10 @@ independent truth:
   only through the relation's own earlier member;
 - the C side rejects malformed families, and a family that is not one (planted) is
   caught by the check mode while playouts still give the plain evaluation's results;
-- gt_prisoner, the shape the families are for, is followed through groups.
+- gt_prisoner, the shape the families are for, is followed through groups;
+- the search for a failing pair, split by variables, against the plain search pair by
+  pair (each candidate's verdict and pair, the fixpoint at both widths), with a trap
+  where two roles' moves break a family together; kalaha_2009's families (MIAI_FULL).
 """
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ contradicts every term of the other: a literal and its negation, two moves of on
 two members of one group of a kept candidate; failing those, the two terms with the
 terms of where their moves are legal (a move is played only where it is legal: the
 role in control excludes the other role's marking move).  Whatever the check cannot
-show is simply not a family: sound, not complete.
+show is simply not a family: sound, not complete.  The search for a pair that is not
+exclusive splits a group's terms by what they assert of one variable at a time (_Step.
+_meet), and the proof runs at two widths of expansion (proved).
 
 Gate families (``gate_families``) are proved the same way, from the base families,
 for the gates the engine would guard ANDs with.
