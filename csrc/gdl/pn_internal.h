@@ -170,8 +170,10 @@ typedef struct {
 } pn_diff_tables;
 
 /* States of at most this many base words send out every word's changes without
- * marking them first (the marks cost more than they save on a word or two). */
-#define PN_BASES_SCAN_WORDS 4u
+ * marking them first: the marks pay only on big states (callgrind, instructions a
+ * playout against every word: kalaha_2009, 48 words, 2.3 % fewer; gt_prisoner, 5
+ * words, 3.3 % more; knightwar, 13 words, 2.8 % more). */
+#define PN_BASES_SCAN_WORDS 32u
 
 #define PN_GOAL_WAVE_MIN_EDGES 64u
 
