@@ -115,6 +115,20 @@ static miai_gdl_desc scores_desc(scores *t) {
     return d;
 }
 
+/* The game follows want_groups groups over want_guarded ANDs, and `seeds` playouts
+ * from s each way of a ply agree with the plain play ply by ply. */
+static void followed_and_checked(miai_game *g, const uint8_t *s, uint32_t want_groups,
+                                 uint32_t want_guarded, uint64_t seeds) {
+    uint32_t groups = 0, guarded = 0, len = 0;
+    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK);
+    CHECK(groups == want_groups && guarded == want_guarded);
+    for (uint64_t seed = 0; seed < seeds; seed++) {
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
+        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF_CLEAR, &len) ==
+              MIAI_OK);
+    }
+}
+
 static void scores_follow_their_families(void) {
     scores t;
     miai_gdl_desc d = scores_desc(&t);
@@ -122,13 +136,7 @@ static void scores_follow_their_families(void) {
     miai_game *g = game_with_initial_state(&d, &s);
     if (!g) return;
     uint32_t groups = 0, guarded = 0, len = 0;
-    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK);
-    CHECK(groups == 4 && guarded == 4 * K - 2); /* a, b, y by scores; x by G */
-    for (uint64_t seed = 0; seed < 30; seed++) {
-        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
-        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF_CLEAR, &len) ==
-              MIAI_OK);
-    }
+    followed_and_checked(g, s, 4, 4 * K - 2, 30); /* a, b, y by scores; x by G */
     /* from a state far from the initial one: up to score 20, then playouts and play */
     miai_move up[2] = {0, 0}, keep[2] = {1, 1};
     for (int k = 0; k < 20; k++) CHECK(miai_state_play_joint(g, s, up, 2) == MIAI_OK);
@@ -354,15 +362,8 @@ static void a_guard_is_picked_by_its_groups(void) {
     uint8_t *s = NULL;
     miai_game *g = game_with_initial_state(&d, &s);
     if (!g) return;
-    uint32_t groups = 0, guarded = 0, len = 0;
-    CHECK(miai_gdl_family_stats(g, &groups, &guarded) == MIAI_OK);
     /* up, stay and b_0, each over A; T_i, U_i, V_i guarded by a_i */
-    CHECK(groups == 3 && guarded == 3 * KA - 1);
-    for (uint64_t seed = 0; seed < 20; seed++) {
-        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF, &len) == MIAI_OK);
-        CHECK(miai_gdl_playout_check(g, s, seed, MIAI_GDL_ENGINE_DIFF_CLEAR, &len) ==
-              MIAI_OK);
-    }
+    followed_and_checked(g, s, 3, 3 * KA - 1, 20);
     free(s);
     miai_game_free(g);
 }
