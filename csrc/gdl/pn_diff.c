@@ -1576,7 +1576,7 @@ static uint64_t pn_base_distance(const pn_data *d, const uint64_t *a, const uint
  * settled on (pn_wave.front).  The same moves, plies and rewards as n playouts by
  * pn_playout with the same rng (every node value is the state's whichever way the
  * block got there).  Needs the differential engine (MIAI_ELIMIT: not enabled, or the
- * word-parallel evaluation comes first); MIAI_ENOMEM before drawing anything. */
+ * word-parallel evaluation comes first). */
 static inline __attribute__((always_inline)) int
 pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
                   double *sum, uint64_t *plies, int restart, int fam) {
@@ -1584,12 +1584,11 @@ pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *r
     const pn_diff_tables *t = &d->diff;
     uint32_t bw = d->base_words ? d->base_words : 1, nr = d->n_roles;
     size_t size = g->facts.state_size;
-    uint64_t *work = malloc(sizeof *work * t->lay.words);
-    uint64_t *flip = malloc(sizeof *flip * bw);
-    uint8_t *front = malloc(t->n_front ? t->n_front : 1);
-    pn_state *s = malloc(size);
-    int rc = MIAI_ENOMEM;
-    if (!work || !flip || !front || !s) goto done;
+    /* on the stack, as a single playout's block (a search's leaf batch would otherwise
+     * map and fault in fresh pages for every leaf) */
+    uint64_t work[t->lay.words], flip[bw], sbuf[(size + 7) / 8];
+    uint8_t front[t->n_front ? t->n_front : 1];
+    pn_state *s = (pn_state *)sbuf;
     const pn_state *start = state;
     const uint8_t *v0 = (const uint8_t *)(t->work0 + t->lay.v);
     miai_move cur[MIAI_MAX_ROLES];
@@ -1627,13 +1626,7 @@ pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *r
         }
         for (uint32_t k = 0; k < nr; k++) sum[k] += r[k];
     }
-    rc = MIAI_OK;
-done:
-    free(work);
-    free(flip);
-    free(front);
-    free(s);
-    return rc;
+    return MIAI_OK;
 }
 
 static int pn_diff_playouts0(const miai_game *g, const void *state, uint64_t n,
