@@ -255,11 +255,7 @@ void miai_game_playouts(const miai_game *g, const void *state, uint64_t n, miai_
     for (uint64_t i = 0; i < n; i++) {
         memcpy(scratch, state, g->facts.state_size);
         *plies += miai_game_playout(g, scratch, rng, NULL, 0, NULL);
-        if (miai_chead_of(scratch)->to_move == MIAI_NOBODY) {
-            g->ops->rewards(g, scratch, r);
-        } else {
-            for (uint32_t k = 0; k < nr; k++) r[k] = 0.5; /* ply cap: call it a draw */
-        }
+        miai_game_outcome(g, scratch, r);
         for (uint32_t k = 0; k < nr; k++) sum[k] += r[k];
     }
 }

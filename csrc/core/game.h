@@ -112,6 +112,15 @@ static inline uint32_t miai_game_playout(const miai_game *g, void *state, miai_r
     return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
 }
 
+/* A playout's rewards: the game's where it is over, 0.5 each at the ply cap (a draw). */
+static inline void miai_game_outcome(const miai_game *g, const void *state, double *out) {
+    if (miai_chead_of(state)->to_move == MIAI_NOBODY) {
+        g->ops->rewards(g, state, out);
+    } else {
+        for (uint32_t r = 0; r < g->facts.n_roles; r++) out[r] = 0.5;
+    }
+}
+
 /* n playouts from `state` (unchanged): sum[r] the sum of role r's rewards (0.5 at the
  * ply cap), *plies the plies played.  With `batch`, by ops->playouts where the game
  * runs this batch at once; else (or when it declines) one by one on `scratch`

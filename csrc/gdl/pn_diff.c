@@ -1145,6 +1145,20 @@ pn_bases_change(pn_wave *w, const uint64_t *now, const uint64_t *diff, uint64_t 
     }
 }
 
+/* The block holds the evaluation of the bases `from`: a wave takes it to `to`. */
+static inline __attribute__((always_inline)) void
+pn_wave_between(pn_wave *w, const uint64_t *from, const uint64_t *to, int fam) {
+    const pn_data *d = w->d;
+    uint32_t flips = 0;
+    uint64_t diff[d->base_words ? d->base_words : 1];
+    for (uint32_t word = 0; word < d->base_words; word++) {
+        diff[word] = to[word] ^ from[word];
+        flips |= diff[word] != 0;
+    }
+    pn_bases_change(w, to, diff, w->t->bases_all, NULL, fam);
+    if (flips) pn_wave_run(w, fam);
+}
+
 /* The evaluation of the state's bases, no move played, in the work block: a copy of
  * the snapshot, then a wave for the bases that differ from the initial state.  The
  * wave settles each gate and walks each edge at most once, like a plain evaluation of
@@ -1152,17 +1166,9 @@ pn_bases_change(pn_wave *w, const uint64_t *now, const uint64_t *diff, uint64_t 
  * plain evaluation 8 plies into Tic-tac-toe). */
 static inline __attribute__((always_inline)) void
 pn_wave_start(pn_wave *w, uint64_t *work, const uint64_t *base, int fam) {
-    const pn_data *d = w->d;
     const pn_diff_tables *t = w->t;
     memcpy(work, t->work0, sizeof(uint64_t) * t->lay.words);
-    uint32_t flips = 0;
-    uint64_t diff[d->base_words ? d->base_words : 1];
-    for (uint32_t word = 0; word < d->base_words; word++) {
-        diff[word] = base[word] ^ t->base0[word];
-        flips |= diff[word] != 0;
-    }
-    pn_bases_change(w, base, diff, t->bases_all, NULL, fam);
-    if (flips) pn_wave_run(w, fam);
+    pn_wave_between(w, t->base0, base, fam);
 }
 
 /* Role r's legal moves: those without a guard, and its guarded ones while the guard
@@ -1593,17 +1599,13 @@ pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *r
     const uint8_t *v0 = (const uint8_t *)(t->work0 + t->lay.v);
     miai_move cur[MIAI_MAX_ROLES];
     int kept = 0; /* the block holds the evaluation of s's bases under cur */
+    /* a restart pays while it is this many bases away from the start, or fewer */
+    uint64_t reach = pn_base_distance(d, t->base0, start->bits) + t->lay.words / PN_RESTART_WORDS;
     for (uint64_t i = 0; i < n; i++) {
         pn_wave w = pn_wave_on(d, work);
         w.front = front;
-        if (kept && (restart || pn_base_distance(d, s->bits, start->bits) <=
-                                    pn_base_distance(d, t->base0, start->bits) +
-                                        t->lay.words / PN_RESTART_WORDS)) {
-            /* the last joint move stays on, as between two plies */
-            for (uint32_t word = 0; word < d->base_words; word++)
-                flip[word] = s->bits[word] ^ start->bits[word];
-            pn_bases_change(&w, start->bits, flip, t->bases_all, NULL, fam);
-            pn_wave_run(&w, fam);
+        if (kept && (restart || pn_base_distance(d, s->bits, start->bits) <= reach)) {
+            pn_wave_between(&w, s->bits, start->bits, fam); /* the joint move stays on */
         } else {
             for (uint32_t r = 0; r < nr; r++) cur[r] = PN_NO_MOVE;
             for (uint32_t k = 0; k < t->n_front; k++) front[k] = v0[t->front[k]] & 1;
@@ -1619,11 +1621,7 @@ pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *r
             kept = !(fam && w.broken);
         }
         double r[MIAI_MAX_ROLES];
-        if (s->head.to_move == MIAI_NOBODY) {
-            g->ops->rewards(g, s, r);
-        } else {
-            for (uint32_t k = 0; k < nr; k++) r[k] = 0.5; /* ply cap: call it a draw */
-        }
+        miai_game_outcome(g, s, r);
         for (uint32_t k = 0; k < nr; k++) sum[k] += r[k];
     }
     return MIAI_OK;

@@ -155,11 +155,7 @@ static void evaluate(miai_search *s, double *rewards) {
         miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
                           s->trace ? &s->trace_len : NULL);
     }
-    if (h->to_move == MIAI_NOBODY) {
-        g->ops->rewards(g, s->work, rewards);
-    } else { /* the ply cap: a draw */
-        for (uint32_t r = 0; r < g->facts.n_roles; r++) rewards[r] = 0.5;
-    }
+    miai_game_outcome(g, s->work, rewards);
 }
 
 void miai_mcts_iterate(miai_search *s, double *rewards) {
