@@ -592,7 +592,9 @@ typedef struct {
     const pn_diff_tables *t;
     uint64_t *dirty;     /* nodes to settle */
     uint64_t *dsum;      /* words of dirty that have had a bit set since the sweep
-                          * passed them (a big net's sweep skips 64 clean words at once) */
+                          * passed them: the sweep skips 64 clean words at once (on
+                          * every net: a bound on the highest dirty word, kept as the
+                          * bits flip, cost more on big nets, 2026-11-26) */
     uint64_t *bits;      /* next-state bits, then legal-move bits (watch indices) */
     uint64_t *next;      /* next-state bits (= bits) */
     uint64_t *legal;     /* legal-move bits */
@@ -601,8 +603,8 @@ typedef struct {
                           * whose legal node holds (legal when the guard holds too) */
     int32_t *cnt;        /* gates: true inputs minus the threshold, true when >= 0 */
     uint8_t *v;          /* node values (bit 0; PN_V_RANGE and bit 1: see pn_internal.h) */
-    uint32_t dlo, dhi;   /* words of dirty that may be non-zero */
-    uint8_t two_level;   /* more than 64 words of dirty: the sweep reads dsum */
+    uint32_t dlo;        /* the lowest word of dirty that may be non-zero */
+    uint32_t nsum;       /* words of dsum */
     uint8_t broken;      /* a family's member rose while another held (pn_set_source1) */
     uint32_t *cur;       /* each mutex family's true member: index + 1, 0 for none */
     uint8_t *front;      /* NULL: the lazy gates hold the snapshot's values; else the
@@ -688,25 +690,23 @@ static pn_wave pn_wave_on(const pn_data *d, uint64_t *work) {
                      .legal = work + l->legal, .count = (uint32_t *)(work + l->count),
                      .cnt = (int32_t *)(work + l->cnt), .cur = (uint32_t *)(work + l->cur),
                      .v = (uint8_t *)(work + l->v),
-                     .two_level = l->next - l->dsum > 1,
-                     .dlo = UINT32_MAX, .dhi = 0};
+                     .nsum = l->next - l->dsum, .dlo = UINT32_MAX};
 }
 
 /* A gate's counter changed sign: toggle its dirty bit (two sign changes before it
- * settles cancel out).  It lies above the node being settled, so only dhi can move. */
+ * settles cancel out) and mark its word in dsum.  It lies above the node being
+ * settled, which the sweep has passed, so dlo never moves here. */
 static inline void pn_flip(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] ^= 1ULL << (node & 63);
-    if (w->two_level) w->dsum[word >> 6] |= 1ULL << (word & 63);
-    w->dhi = word > w->dhi ? word : w->dhi;
+    w->dsum[word >> 6] |= 1ULL << (word & 63);
 }
 
 /* A gate of a range is marked: the range settles whole. */
 static inline void pn_mark(pn_wave *w, uint32_t node) {
     uint32_t word = node >> 6;
     w->dirty[word] |= 1ULL << (node & 63);
-    if (w->two_level) w->dsum[word >> 6] |= 1ULL << (word & 63);
-    w->dhi = word > w->dhi ? word : w->dhi;
+    w->dsum[word >> 6] |= 1ULL << (word & 63);
 }
 
 /* Member `guard` of AND g has risen: g's counter, which lagged while the guard was
@@ -914,20 +914,15 @@ static inline __attribute__((always_inline)) void pn_settle_word(pn_wave *w, uin
 
 static inline __attribute__((always_inline)) void pn_sweep(pn_wave *w, int goal, int fam) {
     uint64_t *dsum = w->dsum;
-    if (!w->two_level) { /* up to 64 words: read them all (dsum stays 0) */
-        for (uint32_t word = w->dlo; word <= w->dhi; word++) pn_settle_word(w, word, goal, fam);
-    } else {
-        /* a settled node only marks nodes above it: in its word (pn_settle_word) or in
-         * a later word (a higher bit of dsum, read again after each word) */
-        for (uint32_t sw = w->dlo >> 6; sw <= w->dhi >> 6; sw++)
-            while (dsum[sw]) {
-                uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
-                dsum[sw] &= dsum[sw] - 1;
-                pn_settle_word(w, word, goal, fam);
-            }
-    }
+    /* a settled node only marks nodes above it: in its word (pn_settle_word) or in a
+     * later word (a higher bit of dsum, read again after each word) */
+    for (uint32_t sw = w->dlo >> 6, n = w->nsum; sw < n; sw++)
+        while (dsum[sw]) {
+            uint32_t word = sw * 64 + (uint32_t)__builtin_ctzll(dsum[sw]);
+            dsum[sw] &= dsum[sw] - 1;
+            pn_settle_word(w, word, goal, fam);
+        }
     w->dlo = UINT32_MAX;
-    w->dhi = 0;
 }
 
 static void pn_wave_run0(pn_wave *w) { pn_sweep(w, 0, 0); }
@@ -962,7 +957,7 @@ static void pn_goal_wave(pn_wave *w) {
             if ((v[f] ^ v0[f]) & 1) pn_lazy_changed(w, f, v[f] & 1);
         }
     }
-    w->dlo = t->lazy[0] >> 6; /* pn_flip moved dhi */
+    w->dlo = t->lazy[0] >> 6;
     pn_sweep(w, 1, 0);
 }
 
@@ -1074,7 +1069,6 @@ static void pn_wave_init(pn_wave *w, const uint64_t *base) {
                 w->count[r + 1 + (pn_bit(d->guarded, g) ? MIAI_MAX_ROLES : 0)]++;
             }
     w->dlo = UINT32_MAX;
-    w->dhi = 0;
 }
 
 /* The snapshot of the initial state's evaluation (built once per game). */
@@ -1378,18 +1372,23 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
     /* the next state, and (on states of more than PN_BASES_SCAN_WORDS words) the
      * words of bases that change, the only ones then sent out */
     uint64_t touched = w->t->bases_all;
+    uint64_t *restrict bits = s->bits, *restrict fl = flip;
+    const uint64_t *restrict nx = next;
     if (d->base_words <= PN_BASES_SCAN_WORDS) {
         for (uint32_t word = 0; word < d->base_words; word++) {
-            flip[word] = s->bits[word] ^ next[word];
-            s->bits[word] = next[word]; /* next[] changes while the bases propagate */
+            fl[word] = bits[word] ^ nx[word];
+            bits[word] = nx[word]; /* next[] changes while the bases propagate */
         }
     } else {
-        uint8_t bshift = w->t->bshift;
+        /* locals and restrict: the stores to the state would otherwise reload every
+         * pointer a word */
+        uint32_t bshift = w->t->bshift, bw = d->base_words;
         touched = 0;
-        for (uint32_t word = 0; word < d->base_words; word++) {
-            flip[word] = s->bits[word] ^ next[word];
-            s->bits[word] = next[word];
-            touched |= (uint64_t)(flip[word] != 0) << (word >> bshift);
+        for (uint32_t word = 0; word < bw; word++) {
+            uint64_t x = bits[word] ^ nx[word];
+            fl[word] = x;
+            bits[word] ^= x;
+            touched |= (uint64_t)(x != 0) << (word >> bshift);
         }
     }
     if (clear) pn_joint_clear(w, cur, fam);
