@@ -1372,23 +1372,27 @@ pn_diff_ply(pn_wave *w, pn_state *s, miai_move *cur, const miai_move *joint, uin
     /* the next state, and (on states of more than PN_BASES_SCAN_WORDS words) the
      * words of bases that change, the only ones then sent out */
     uint64_t touched = w->t->bases_all;
-    uint64_t *restrict bits = s->bits, *restrict fl = flip;
-    const uint64_t *restrict nx = next;
-    if (d->base_words <= PN_BASES_SCAN_WORDS) {
-        for (uint32_t word = 0; word < d->base_words; word++) {
-            fl[word] = bits[word] ^ nx[word];
-            bits[word] = nx[word]; /* next[] changes while the bases propagate */
-        }
-    } else {
-        /* locals and restrict: the stores to the state would otherwise reload every
+    {
+        /* restrict, in this block only (the state and flip are read through other
+         * pointers after it): the stores to the state would otherwise reload every
          * pointer a word */
-        uint32_t bshift = w->t->bshift, bw = d->base_words;
-        touched = 0;
-        for (uint32_t word = 0; word < bw; word++) {
-            uint64_t x = bits[word] ^ nx[word];
-            fl[word] = x;
-            bits[word] ^= x;
-            touched |= (uint64_t)(x != 0) << (word >> bshift);
+        uint64_t *restrict bits = s->bits, *restrict fl = flip;
+        const uint64_t *restrict nx = next;
+        uint32_t bw = d->base_words;
+        if (bw <= PN_BASES_SCAN_WORDS) {
+            for (uint32_t word = 0; word < bw; word++) {
+                fl[word] = bits[word] ^ nx[word];
+                bits[word] = nx[word]; /* next[] changes while the bases propagate */
+            }
+        } else {
+            uint32_t bshift = w->t->bshift;
+            touched = 0;
+            for (uint32_t word = 0; word < bw; word++) {
+                uint64_t x = bits[word] ^ nx[word];
+                fl[word] = x;
+                bits[word] ^= x;
+                touched |= (uint64_t)(x != 0) << (word >> bshift);
+            }
         }
     }
     if (clear) pn_joint_clear(w, cur, fam);
