@@ -147,6 +147,13 @@ int miai_gdl_diff_playouts(const miai_game *g, const void *state, uint64_t n, ui
  * does). */
 int miai_gdl_lanes_min_batch(const miai_game *g, uint32_t *n);
 
+/* The lanes' guarded blocks (pn_internal.h), the gates in them, and the work a ply of
+ * the lanes counts with them (the nodes and edges it evaluates, a block's as often as
+ * its guard was true in the calibration batch, plus the moves and bases; 0 for all
+ * three when the net has no lanes). */
+int miai_gdl_lanes_blocks(const miai_game *g, uint32_t *blocks, uint32_t *gates,
+                          uint64_t *work);
+
 /* Test of the lanes (pn_lanes.c, where miai_playouts runs batches 64 games at a time):
  * n playouts from `state` with `seed`, recording for playout i (in the order they
  * start) and its ply p < cap each role r's number of legal moves in

@@ -1816,6 +1816,7 @@ int pn_diff_calibrate(miai_game *g) {
     d->diff.clear_joint = c.with[1] < c.with[0];
     double per_ply = c.plies ? (double)best_with / ((double)c.plies / 2) : 0.0;
     pn_bits_choose(d, per_ply);
+    if ((rc = pn_lanes_calibrate(g)) != MIAI_OK) return rc;
     pn_lanes_choose(d, per_ply, c.lengths, PN_CALIBRATION_PLAYOUTS);
     return MIAI_OK;
 }

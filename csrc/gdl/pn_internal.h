@@ -253,13 +253,35 @@ typedef struct {
 /* pn_diff_calibrate's playouts (each way of a differential ply). */
 #define PN_CALIBRATION_PLAYOUTS 16
 
+/* Guarded blocks (pn_lanes_calibrate): a program entry PN_LANES_BLOCK | b is followed
+ * by blk_len[b] ANDs that all read node blk_guard[b].  Where the guard's word is 0 in
+ * every lane, so are theirs: the run skips them, setting them to 0 once (a batch's
+ * zero flag per block says they are).  A block is made of at least PN_LANES_BLOCK_MIN
+ * ANDs of one depth in the net whose least often true input (in a calibration batch)
+ * is the guard, true in at most PN_LANES_BLOCK_RATE of the calibration's runs, and that
+ * lie in no other program (which could write them behind the flag's back). */
+#define PN_LANES_BLOCK 0x40000000u
+#define PN_LANES_SEGOR 0x20000000u /* an OR that its blocks' ANDs push into */
+#define PN_LANES_PUSH 0x10000000u  /* an AND of a block that pushes into ORs */
+#define PN_LANES_BLOCK_MIN 4u
+#define PN_LANES_BLOCK_RATE 0.5
+/* The calibration batch of the lanes (pn_lanes_calibrate): this many playouts from the
+ * initial state, cut at 2^PN_LANES_CALIB_SHIFT / nodes plies (at least 4). */
+#define PN_LANES_CALIB_PLAYOUTS 64u
+#define PN_LANES_CALIB_SHIFT 24
+
 typedef struct {
     uint8_t built;     /* at most PN_LANES_MAX_NODES nodes, PN_LANES_MAX_MOVES moves a role */
     uint32_t min_batch; /* batches of this many or more use them, 0: none (pn_lanes_choose) */
     /* the programs status, next without the status nodes that do not read the joint
-     * move, goal without the status nodes */
+     * move, goal without the status nodes; with guarded blocks once calibrated */
     uint32_t *prog[3];
     uint32_t len[3];
+    uint32_t n_blocks;
+    uint32_t *blk_guard, *blk_len; /* [n_blocks] */
+    uint32_t n_seg;                /* ORs pushed into (pn_lanes_segments) */
+    uint32_t *seg_node, *seg_first, *lin;
+    uint32_t *push_id, *push_first, *push_seg;
     uint64_t work;     /* nodes and edges a ply evaluates, the legal moves, the bases */
     uint32_t *set_first, *set_move; /* [n_sets + 1] offsets, the moves of each move set */
 } pn_lanes_tables;
@@ -399,6 +421,9 @@ int pn_lanes_build(pn_data *d);
  * engine's node changes and links a ply; lengths: the plies of the m calibration
  * playouts; PN_LANES_RATIO); 0 for none. */
 void pn_lanes_choose(pn_data *d, double diff_work, const uint32_t *lengths, uint32_t m);
+/* A batch of playouts in the lanes from the initial state; its counts of true words
+ * choose the guarded blocks, and `work` becomes what a ply evaluates with them. */
+int pn_lanes_calibrate(miai_game *g);
 void pn_lanes_free(pn_lanes_tables *t);
 /* ops->playouts: n playouts by the lanes; a batch under lanes.min_batch (of 2 or
  * more) on one block of the differential engine (pn_diff_playouts); else MIAI_ELIMIT:

@@ -40,6 +40,14 @@ static uint32_t pn_most_moves(const pn_data *d) {
 
 void pn_lanes_free(pn_lanes_tables *t) {
     for (int i = 0; i < 3; i++) free(t->prog[i]);
+    free(t->blk_guard);
+    free(t->blk_len);
+    free(t->seg_node);
+    free(t->seg_first);
+    free(t->lin);
+    free(t->push_id);
+    free(t->push_first);
+    free(t->push_seg);
     free(t->set_first);
     free(t->set_move);
     memset(t, 0, sizeof *t);
@@ -87,16 +95,46 @@ static int pn_lanes_sets(const pn_data *d, pn_lanes_tables *t) {
 
 /* Work of one evaluation of a program: a node and its inputs (a move set counts one:
  * its loads are independent, and counting its moves put breakthrough's lanes, 2.6x
- * as fast on batches of 64, at 4.7x the differential engine's work). */
-static uint64_t pn_lanes_prog_work(const pn_data *d, const uint32_t *prog, uint32_t len) {
-    uint64_t w = 0;
+ * as fast on batches of 64, at 4.7x the differential engine's work).  A guarded block
+ * counts 1, and its ANDs as often as its guard was true in the calibration (`rate`,
+ * per node). */
+static double pn_lanes_prog_work(const pn_data *d, const uint32_t *prog, uint32_t len,
+                                 const double *rate) {
+    double w = 0.0;
     for (uint32_t i = 0; i < len; i++) {
         uint32_t e = prog[i];
+        if (e & PN_LANES_SEGOR) { /* its pushes count with the ANDs' blocks */
+            uint32_t sg = e & ~PN_LANES_SEGOR;
+            w += 1.0 + d->lanes.seg_first[sg + 1] - d->lanes.seg_first[sg];
+            continue;
+        }
+        if (e & PN_LANES_BLOCK) {
+            uint32_t b = e & ~PN_LANES_BLOCK, m = 0;
+            for (uint32_t k = 1; k <= d->lanes.blk_len[b]; k++) {
+                uint32_t a = prog[i + k] & ~PN_LANES_PUSH, p = 0;
+                if (prog[i + k] & PN_LANES_PUSH) { /* and its pushes */
+                    uint32_t id = d->lanes.push_id[a];
+                    p = d->lanes.push_first[id + 1] - d->lanes.push_first[id];
+                }
+                m += 1 + (d->first_in[a + 1] - d->first_in[a]) + p;
+            }
+            w += 1.0 + (rate ? rate[d->lanes.blk_guard[b]] : 1.0) * m;
+            i += d->lanes.blk_len[b];
+            continue;
+        }
         uint32_t lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
         uint32_t hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
         for (uint32_t n = lo; n < hi; n++) w += 1 + (d->first_in[n + 1] - d->first_in[n]);
     }
     return w;
+}
+
+/* What a ply of the lanes evaluates (pn_lanes_tables.work). */
+static uint64_t pn_lanes_ply_work(const pn_data *d, const double *rate) {
+    const pn_lanes_tables *t = &d->lanes;
+    return (uint64_t)(pn_lanes_prog_work(d, t->prog[PROG_STATUS], t->len[PROG_STATUS], rate) +
+                      pn_lanes_prog_work(d, t->prog[PROG_NEXT], t->len[PROG_NEXT], rate) + 0.5) +
+           d->total_moves + 2u * d->n_base;
 }
 
 int pn_lanes_build(pn_data *d) {
@@ -150,9 +188,7 @@ int pn_lanes_build(pn_data *d) {
      * goals are left out on both sides: the calibration's count leaves out the
      * differential engine's, and queens' 2,712 goal gates would count against the
      * lanes where they are 6x as fast) */
-    t->work = pn_lanes_prog_work(d, t->prog[PROG_STATUS], t->len[PROG_STATUS]) +
-              pn_lanes_prog_work(d, t->prog[PROG_NEXT], t->len[PROG_NEXT]) +
-              d->total_moves + 2u * d->n_base;
+    t->work = pn_lanes_ply_work(d, NULL); /* no blocks yet: no rates read */
     return MIAI_OK;
 }
 
@@ -229,12 +265,48 @@ static inline uint64_t pn_lane_node(const pn_data *d, uint32_t n, const uint64_t
     }
 }
 
+/* zero: the batch's flag per guarded block, 1 while its ANDs are known to be 0; acc:
+ * per OR read by segments, what its block ANDs pushed this run (pn_lanes_segments). */
 static void pn_lanes_run(const pn_data *d, const uint32_t *prog, uint32_t len, uint64_t *v,
-                         const uint64_t *base, const uint64_t *mv) {
+                         const uint64_t *base, const uint64_t *mv, uint8_t *zero,
+                         uint64_t *acc) {
+    const pn_lanes_tables *t = &d->lanes;
     for (uint32_t i = 0; i < len; i++) {
         uint32_t e = prog[i];
-        if (!(e & PN_RANGE_FLAG)) {
+        if (!(e & (PN_RANGE_FLAG | PN_LANES_BLOCK | PN_LANES_SEGOR | PN_LANES_PUSH))) {
             v[e] = pn_lane_node(d, e, v, base, mv);
+            continue;
+        }
+        if (e & PN_LANES_PUSH) { /* an AND of a block that is evaluated */
+            uint32_t a = e & ~PN_LANES_PUSH;
+            uint64_t x = pn_lane_node(d, a, v, base, mv);
+            v[a] = x;
+            if (x) {
+                uint32_t k = t->push_id[a];
+                for (uint32_t q = t->push_first[k]; q < t->push_first[k + 1]; q++)
+                    acc[t->push_seg[q]] |= x;
+            }
+            continue;
+        }
+        if (e & PN_LANES_SEGOR) {
+            uint32_t sg = e & ~PN_LANES_SEGOR;
+            uint64_t x = acc[sg];
+            acc[sg] = 0;
+            for (uint32_t k = t->seg_first[sg]; k < t->seg_first[sg + 1]; k++) x |= v[t->lin[k]];
+            v[t->seg_node[sg]] = x;
+            continue;
+        }
+        if (e & PN_LANES_BLOCK) {
+            uint32_t b = e & ~PN_LANES_BLOCK, n = t->blk_len[b];
+            if (v[t->blk_guard[b]]) { /* its ANDs follow, evaluated */
+                zero[b] = 0;
+                continue;
+            }
+            if (!zero[b]) {
+                for (uint32_t k = 1; k <= n; k++) v[prog[i + k] & ~PN_LANES_PUSH] = 0;
+                zero[b] = 1;
+            }
+            i += n;
             continue;
         }
         /* a cycle of positive recursion: from all-false to the least fixpoint, in every
@@ -266,9 +338,13 @@ typedef struct {
 typedef struct {
     uint64_t *v, *base, *mv, *start;
     uint32_t *list; /* [64][most]: a lane's legal moves of the role being drawn */
+    uint8_t *zero;  /* [n_blocks] pn_lanes_run */
+    uint64_t *acc;  /* [n_seg] pn_lanes_run */
 } pn_lane_work;
 
 static void pn_lane_work_free(pn_lane_work *w) {
+    free(w->zero);
+    free(w->acc);
     free(w->v);
     free(w->base);
     free(w->mv);
@@ -283,7 +359,9 @@ static int pn_lane_work_alloc(const pn_data *d, const pn_state *s, uint32_t most
     w->mv = calloc(d->total_moves ? d->total_moves : 1, sizeof(uint64_t));
     w->start = calloc(d->n_base ? d->n_base : 1, sizeof(uint64_t));
     w->list = malloc(sizeof(uint32_t) * 64u * most);
-    if (!w->v || !w->base || !w->mv || !w->start || !w->list) {
+    w->zero = calloc(d->lanes.n_blocks ? d->lanes.n_blocks : 1, 1);
+    w->acc = calloc(d->lanes.n_seg ? d->lanes.n_seg : 1, sizeof(uint64_t));
+    if (!w->v || !w->base || !w->mv || !w->start || !w->list || !w->zero || !w->acc) {
         pn_lane_work_free(w);
         return MIAI_ENOMEM;
     }
@@ -291,10 +369,31 @@ static int pn_lane_work_alloc(const pn_data *d, const pn_state *s, uint32_t most
     return MIAI_OK;
 }
 
+/* What the calibration batch counts per node: the runs that evaluated it, and those in
+ * which its word was not 0 (NULL: none). */
+typedef struct {
+    uint32_t *seen, *set;
+} pn_lane_stats;
+
+static void pn_lanes_count(const pn_data *d, const uint32_t *prog, uint32_t len,
+                           const uint64_t *v, pn_lane_stats *st) {
+    if (!st) return;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t e = prog[i]; /* no blocks yet */
+        uint32_t lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
+        uint32_t hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
+        for (uint32_t k = lo; k < hi; k++) {
+            st->seen[k]++;
+            st->set[k] += v[k] != 0;
+        }
+    }
+}
+
 /* n playouts from `state` (its bases and ply); sum[r] gets the sum of role r's rewards,
  * *plies the plies played. */
 static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, miai_rng *rng,
-                          double *sum, uint64_t *plies, const pn_lane_trace *tr) {
+                          double *sum, uint64_t *plies, const pn_lane_trace *tr,
+                          pn_lane_stats *st) {
     const pn_data *d = g->data;
     const pn_lanes_tables *t = &d->lanes;
     uint32_t nr = d->n_roles, most = pn_most_moves(d);
@@ -317,7 +416,8 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
     }
     const uint32_t max_plies = g->facts.max_plies;
     while (active) {
-        pn_lanes_run(d, t->prog[PROG_STATUS], t->len[PROG_STATUS], v, base, mv);
+        pn_lanes_run(d, t->prog[PROG_STATUS], t->len[PROG_STATUS], v, base, mv, w.zero, w.acc);
+        pn_lanes_count(d, t->prog[PROG_STATUS], t->len[PROG_STATUS], v, st);
         /* over: terminal or the ply cap; stuck: a role without legal moves (found as
          * the roles draw) */
         uint64_t capped = 0;
@@ -370,7 +470,8 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
                     uint32_t l = (uint32_t)__builtin_ctzll(x);
                     for (uint32_t r = 0; r < nr; r++) mv[chosen[l][r]] &= ~(1ULL << l);
                 }
-                pn_lanes_run(d, t->prog[PROG_GOAL], t->len[PROG_GOAL], v, base, mv);
+                pn_lanes_run(d, t->prog[PROG_GOAL], t->len[PROG_GOAL], v, base, mv, w.zero, w.acc);
+                pn_lanes_count(d, t->prog[PROG_GOAL], t->len[PROG_GOAL], v, st);
                 for (uint64_t x = scored; x; x &= x - 1)
                     memset(best[__builtin_ctzll(x)], 0, MIAI_MAX_ROLES);
                 for (uint32_t i = 0; i < d->n_goals; i++)
@@ -392,7 +493,8 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
         }
         /* the moving lanes take their next bases */
         if (moving) {
-            pn_lanes_run(d, t->prog[PROG_NEXT], t->len[PROG_NEXT], v, base, mv);
+            pn_lanes_run(d, t->prog[PROG_NEXT], t->len[PROG_NEXT], v, base, mv, w.zero, w.acc);
+            pn_lanes_count(d, t->prog[PROG_NEXT], t->len[PROG_NEXT], v, st);
             for (uint32_t b = 0; b < d->n_base; b++)
                 base[b] = (v[d->next_node[b]] & moving) | (base[b] & ~moving);
             for (uint64_t x = moving; x; x &= x - 1) ply[__builtin_ctzll(x)]++;
@@ -418,6 +520,412 @@ static int pn_lanes_batch(const miai_game *g, const pn_state *s, uint64_t n, mia
     return MIAI_OK;
 }
 
+/* ---- guarded blocks (pn_internal.h) --------------------------------------------- */
+
+/* Scratch for making the blocks of one program. */
+typedef struct {
+    const double *rate;    /* [n] runs of the calibration in which the node's word was not 0 */
+    const uint8_t *progs;  /* [n] programs the node lies in (2: two or more) */
+    uint32_t *key;         /* [n] the block's root the AND would join, UINT32_MAX: none */
+    uint32_t *at;          /* [n] the node's entry in the program, UINT32_MAX: not in it */
+    uint32_t *blk;         /* [n] the node's block, UINT32_MAX: none (all programs) */
+} pn_blk_scratch;
+
+/* A binary min-heap of units by their first entry (Kahn's ready units). */
+static void pn_heap_push(uint32_t *h, uint32_t *n, uint32_t u, const uint32_t *first) {
+    uint32_t i = (*n)++;
+    while (i > 0 && first[h[(i - 1) / 2]] > first[u]) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = u;
+}
+
+static uint32_t pn_heap_pop(uint32_t *h, uint32_t *n, const uint32_t *first) {
+    uint32_t top = h[0], u = h[--*n], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && first[h[c + 1]] < first[h[c]]) c++;
+        if (first[h[c]] >= first[u]) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n) h[i] = u;
+    return top;
+}
+
+/* The nodes of entry e (a node, or a range's). */
+static void pn_entry_nodes(const pn_data *d, uint32_t e, uint32_t *lo, uint32_t *hi) {
+    *lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
+    *hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
+}
+
+/* Which ANDs of program `which` would join which block: an AND lying in this program
+ * only, whose least often true input (its guard) is true in at most
+ * PN_LANES_BLOCK_RATE of the runs, joins its guard's block if the guard is itself in
+ * one of this program (the AND implies the guard, which implies that block's root),
+ * else a block rooted at the guard.  Roots with fewer than PN_LANES_BLOCK_MIN ANDs
+ * make none.  `chain` 0: every AND roots at its own guard. */
+static void pn_blk_keys(const pn_data *d, const uint32_t *prog, uint32_t len, int chain,
+                        pn_blk_scratch *x, uint32_t *count) {
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t e = prog[i];
+        if (e & PN_RANGE_FLAG || d->kind[e] != MIAI_PN_AND || x->progs[e] != 1 ||
+            d->first_in[e + 1] - d->first_in[e] < 2)
+            continue;
+        uint32_t g = d->in[d->first_in[e]];
+        for (uint32_t k = d->first_in[e] + 1; k < d->first_in[e + 1]; k++)
+            if (x->rate[d->in[k]] < x->rate[g]) g = d->in[k];
+        if (x->rate[g] > PN_LANES_BLOCK_RATE) continue;
+        x->key[e] = chain && x->at[g] != UINT32_MAX && x->key[g] != UINT32_MAX ? x->key[g] : g;
+        count[x->key[e]]++;
+    }
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t e = prog[i];
+        if (!(e & PN_RANGE_FLAG) && x->key[e] != UINT32_MAX && count[x->key[e]] < PN_LANES_BLOCK_MIN)
+            x->key[e] = UINT32_MAX;
+    }
+}
+
+/* Program `which` again with its blocks: units (a block's ANDs, or one entry) in the
+ * order of Kahn's algorithm over the program's dependencies, earliest entry first,
+ * each block behind its header.  MIAI_ECORRUPT when the blocks make a cycle (an entry
+ * between two of a block's ANDs); the program is then left as it was. */
+static int pn_blk_order(pn_data *d, int which, pn_blk_scratch *x, uint32_t **out_prog,
+                        uint32_t *out_len) {
+    pn_lanes_tables *t = &d->lanes;
+    uint32_t len = t->len[which], *prog = t->prog[which], n = d->n_nodes;
+    uint32_t *unit = malloc(sizeof(uint32_t) * (len + 1)), *first = NULL, *ufirst = NULL;
+    uint32_t *root_unit = NULL, *indeg = NULL, *succ = NULL, *sfirst = NULL, *heap = NULL;
+    uint32_t *out = NULL, *mfirst = NULL, *member = NULL;
+    int rc = MIAI_ENOMEM;
+    if (!unit) return rc;
+    /* units: a block per root, every other entry its own */
+    uint32_t units = 0;
+    root_unit = malloc(sizeof(uint32_t) * (n ? n : 1));
+    if (!root_unit) goto done;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t e = prog[i];
+        if (!(e & PN_RANGE_FLAG) && x->key[e] != UINT32_MAX) root_unit[x->key[e]] = UINT32_MAX;
+    }
+    uint32_t blocks = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t e = prog[i];
+        if (!(e & PN_RANGE_FLAG) && x->key[e] != UINT32_MAX) {
+            if (root_unit[x->key[e]] == UINT32_MAX) {
+                root_unit[x->key[e]] = units++;
+                blocks++;
+            }
+            unit[i] = root_unit[x->key[e]];
+        } else {
+            unit[i] = units++;
+        }
+    }
+    if (!blocks) {
+        rc = MIAI_OK; /* nothing to do */
+        *out_prog = NULL;
+        goto done;
+    }
+    first = malloc(sizeof(uint32_t) * units);
+    indeg = calloc(units, sizeof(uint32_t));
+    sfirst = calloc(units + 1, sizeof(uint32_t));
+    mfirst = calloc(units + 1, sizeof(uint32_t));
+    member = malloc(sizeof(uint32_t) * (len ? len : 1));
+    heap = malloc(sizeof(uint32_t) * units);
+    out = malloc(sizeof(uint32_t) * (len + blocks));
+    if (!first || !indeg || !sfirst || !mfirst || !member || !heap || !out) goto done;
+    for (uint32_t u = 0; u < units; u++) first[u] = UINT32_MAX;
+    for (uint32_t i = 0; i < len; i++) {
+        if (first[unit[i]] == UINT32_MAX) first[unit[i]] = i;
+        mfirst[unit[i] + 1]++;
+    }
+    for (uint32_t u = 0; u < units; u++) mfirst[u + 1] += mfirst[u];
+    ufirst = malloc(sizeof(uint32_t) * (units + 1));
+    if (!ufirst) goto done;
+    memcpy(ufirst, mfirst, sizeof(uint32_t) * (units + 1));
+    for (uint32_t i = 0; i < len; i++) member[ufirst[unit[i]]++] = i; /* entry order */
+    /* dependencies between units: an input's entry in this program, in another unit */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t *fill = pass ? ufirst : NULL;
+        if (pass) {
+            for (uint32_t u = 0; u < units; u++) sfirst[u + 1] += sfirst[u];
+            succ = malloc(sizeof(uint32_t) * (sfirst[units] ? sfirst[units] : 1));
+            if (!succ) goto done;
+            memcpy(fill, sfirst, sizeof(uint32_t) * (units + 1));
+        }
+        for (uint32_t i = 0; i < len; i++) {
+            uint32_t lo, hi;
+            pn_entry_nodes(d, prog[i], &lo, &hi);
+            for (uint32_t k = lo; k < hi; k++)
+                for (uint32_t e = d->first_in[k]; e < d->first_in[k + 1]; e++) {
+                    uint32_t j = x->at[d->in[e]];
+                    if (j == UINT32_MAX || unit[j] == unit[i]) continue;
+                    if (pass) {
+                        succ[fill[unit[j]]++] = unit[i];
+                        indeg[unit[i]]++;
+                    } else {
+                        sfirst[unit[j] + 1]++;
+                    }
+                }
+        }
+    }
+    uint32_t hn = 0, m = 0, done_units = 0, nb = t->n_blocks;
+    for (uint32_t u = 0; u < units; u++)
+        if (!indeg[u]) pn_heap_push(heap, &hn, u, first);
+    while (hn) {
+        uint32_t u = pn_heap_pop(heap, &hn, first);
+        done_units++;
+        uint32_t cnt = mfirst[u + 1] - mfirst[u];
+        uint32_t e0 = prog[member[mfirst[u]]];
+        if (!(e0 & PN_RANGE_FLAG) && x->key[e0] != UINT32_MAX) {
+            t->blk_guard[nb] = x->key[e0];
+            t->blk_len[nb] = cnt;
+            out[m++] = PN_LANES_BLOCK | nb;
+            for (uint32_t k = mfirst[u]; k < mfirst[u + 1]; k++) x->blk[prog[member[k]]] = nb;
+            nb++;
+        }
+        for (uint32_t k = mfirst[u]; k < mfirst[u + 1]; k++) out[m++] = prog[member[k]];
+        for (uint32_t k = sfirst[u]; k < sfirst[u + 1]; k++)
+            if (--indeg[succ[k]] == 0) pn_heap_push(heap, &hn, succ[k], first);
+    }
+    if (done_units < units) { /* a cycle: undo the marks */
+        for (uint32_t i = 0; i < len; i++)
+            if (!(prog[i] & PN_RANGE_FLAG)) x->blk[prog[i]] = UINT32_MAX;
+        rc = MIAI_ECORRUPT;
+        goto done;
+    }
+    t->n_blocks = nb;
+    *out_prog = out;
+    *out_len = m;
+    out = NULL;
+    rc = MIAI_OK;
+done:
+    free(unit);
+    free(first);
+    free(ufirst);
+    free(root_unit);
+    free(indeg);
+    free(succ);
+    free(sfirst);
+    free(heap);
+    free(out);
+    free(mfirst);
+    free(member);
+    return rc;
+}
+
+/* The blocks of program `which`: chained to their roots, else each AND at its own
+ * guard, else none, whichever first orders without a cycle. */
+static int pn_lanes_block_prog(pn_data *d, int which, pn_blk_scratch *x, uint32_t *count) {
+    pn_lanes_tables *t = &d->lanes;
+    uint32_t len = t->len[which], *prog = t->prog[which];
+    for (uint32_t i = 0; i < len; i++)
+        if (!(prog[i] & PN_RANGE_FLAG)) x->at[prog[i]] = i;
+        else
+            for (uint32_t k = d->range_lo[prog[i] & ~PN_RANGE_FLAG];
+                 k < d->range_hi[prog[i] & ~PN_RANGE_FLAG]; k++)
+                x->at[k] = i;
+    int rc = MIAI_OK;
+    for (int chain = 1; chain >= 0; chain--) {
+        for (uint32_t i = 0; i < len; i++)
+            if (!(prog[i] & PN_RANGE_FLAG)) {
+                x->key[prog[i]] = UINT32_MAX;
+                count[prog[i]] = 0;
+            }
+        for (uint32_t i = 0; i < len; i++) /* guards may lie outside the program */
+            if (!(prog[i] & PN_RANGE_FLAG))
+                for (uint32_t e = d->first_in[prog[i]]; e < d->first_in[prog[i] + 1]; e++)
+                    count[d->in[e]] = 0;
+        pn_blk_keys(d, prog, len, chain, x, count);
+        uint32_t *out = NULL, m = 0;
+        rc = pn_blk_order(d, which, x, &out, &m);
+        if (rc == MIAI_ECORRUPT) continue;
+        if (rc == MIAI_OK && out) {
+            free(t->prog[which]);
+            t->prog[which] = out;
+            t->len[which] = m;
+        }
+        break;
+    }
+    if (rc == MIAI_ECORRUPT) rc = MIAI_OK; /* no blocks here */
+    for (uint32_t i = 0; i < t->len[which]; i++) { /* `at` again for the next program */
+        uint32_t e = t->prog[which][i], lo, hi;
+        if (e & PN_LANES_BLOCK) continue;
+        pn_entry_nodes(d, e, &lo, &hi);
+        for (uint32_t k = lo; k < hi; k++) x->at[k] = UINT32_MAX;
+    }
+    return rc;
+}
+
+/* The ORs of a program that read ANDs of its blocks: those ANDs push their words into
+ * the OR (an accumulator, acc) when their block is evaluated and not 0, and the OR
+ * reads only its other inputs (`lin`) and the accumulator: entry PN_LANES_SEGOR | s
+ * for OR seg_node[s], its other inputs lin[seg_first[s], seg_first[s + 1]); a pushing
+ * AND is entry PN_LANES_PUSH | node, its ORs push_seg[push_first[k], push_first[k + 1])
+ * for its k = push_id[node].  A skipped block pushes nothing: its ANDs are 0. */
+static int pn_lanes_segments(pn_data *d, const uint32_t *blk) {
+    pn_lanes_tables *t = &d->lanes;
+    uint32_t n = d->n_nodes, segs = 0, words = 0, pushes = 0;
+    uint32_t *prog_of = malloc(sizeof(uint32_t) * (n ? n : 1));
+    if (!prog_of) return MIAI_ENOMEM;
+    for (uint32_t i = 0; i < n; i++) prog_of[i] = UINT32_MAX;
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < t->len[p]; i++) {
+            uint32_t e = t->prog[p][i];
+            if (!(e & (PN_RANGE_FLAG | PN_LANES_BLOCK)) && blk[e] != UINT32_MAX) prog_of[e] = (uint32_t)p;
+        }
+    /* an OR's input pushes if it is a block's AND of the OR's program */
+#define PN_PUSHES(p, a) (blk[a] != UINT32_MAX && prog_of[a] == (uint32_t)(p))
+    for (int p = 0; p < 3; p++)
+        for (uint32_t i = 0; i < t->len[p]; i++) {
+            uint32_t e = t->prog[p][i];
+            if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK) || d->kind[e] != MIAI_PN_OR) continue;
+            uint32_t c = 0;
+            for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++) c += PN_PUSHES(p, d->in[k]);
+            if (!c) continue;
+            segs++;
+            pushes += c;
+            words += d->first_in[e + 1] - d->first_in[e] - c;
+        }
+    t->seg_node = malloc(sizeof(uint32_t) * (segs + 1));
+    t->seg_first = malloc(sizeof(uint32_t) * (segs + 1));
+    t->lin = malloc(sizeof(uint32_t) * (words + 1));
+    t->push_id = malloc(sizeof(uint32_t) * (n ? n : 1));
+    t->push_first = calloc(pushes + 2, sizeof(uint32_t));
+    t->push_seg = malloc(sizeof(uint32_t) * (pushes + 1));
+    uint32_t *fill = malloc(sizeof(uint32_t) * (pushes + 1));
+    int rc = MIAI_ENOMEM;
+    if (t->seg_node && t->seg_first && t->lin && t->push_id && t->push_first && t->push_seg &&
+        fill) {
+        /* push ids: each pushing AND once, in program order */
+        uint32_t ids = 0;
+        for (uint32_t i = 0; i < n; i++) t->push_id[i] = UINT32_MAX;
+        for (int pass = 0; pass < 2; pass++) {
+            uint32_t m = 0, sg = 0;
+            if (pass) {
+                for (uint32_t k = 0; k < ids; k++) t->push_first[k + 1] += t->push_first[k];
+                memcpy(fill, t->push_first, sizeof(uint32_t) * ids);
+                t->seg_first[0] = 0;
+            }
+            for (int p = 0; p < 3; p++)
+                for (uint32_t i = 0; i < t->len[p]; i++) {
+                    uint32_t e = t->prog[p][i];
+                    if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK | PN_LANES_SEGOR) ||
+                        d->kind[e] != MIAI_PN_OR)
+                        continue;
+                    uint32_t c = 0;
+                    for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++)
+                        c += PN_PUSHES(p, d->in[k]);
+                    if (!c) continue;
+                    for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++) {
+                        uint32_t a = d->in[k];
+                        if (!PN_PUSHES(p, a)) {
+                            if (pass) t->lin[m++] = a;
+                            continue;
+                        }
+                        if (!pass) {
+                            if (t->push_id[a] == UINT32_MAX) t->push_id[a] = ids++;
+                            t->push_first[t->push_id[a] + 1]++;
+                        } else {
+                            t->push_seg[fill[t->push_id[a]]++] = sg;
+                        }
+                    }
+                    if (pass) {
+                        t->seg_node[sg] = e;
+                        t->seg_first[sg + 1] = m;
+                    }
+                    sg++;
+                }
+            if (pass) {
+                /* the entries: the ORs read their segments, the ANDs push */
+                sg = 0;
+                for (int p = 0; p < 3; p++)
+                    for (uint32_t i = 0; i < t->len[p]; i++) {
+                        uint32_t e = t->prog[p][i];
+                        if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK)) continue;
+                        if (d->kind[e] == MIAI_PN_OR && sg < segs && t->seg_node[sg] == e) {
+                            t->prog[p][i] = PN_LANES_SEGOR | sg++;
+                        } else if (t->push_id[e] != UINT32_MAX) {
+                            t->prog[p][i] = PN_LANES_PUSH | e;
+                        }
+                    }
+                t->n_seg = segs;
+            }
+        }
+        rc = MIAI_OK;
+    }
+#undef PN_PUSHES
+    free(fill);
+    free(prog_of);
+    return rc;
+}
+
+/* The blocks and segments of every program from the calibration's counts; `work`
+ * then counts a block's ANDs, and a segment's inputs, as often as the block's root
+ * was true. */
+static int pn_lanes_blocks(pn_data *d, const pn_lane_stats *st) {
+    pn_lanes_tables *t = &d->lanes;
+    uint32_t n = d->n_nodes, total = 0, sz = n ? n : 1;
+    double *rate = malloc(sizeof *rate * sz);
+    uint8_t *progs = calloc(sz, 1);
+    uint32_t *key = malloc(sizeof(uint32_t) * sz), *at = malloc(sizeof(uint32_t) * sz);
+    uint32_t *blk = malloc(sizeof(uint32_t) * sz), *count = calloc(sz, sizeof(uint32_t));
+    for (int p = 0; p < 3; p++) total += t->len[p];
+    t->blk_guard = malloc(sizeof(uint32_t) * (total / PN_LANES_BLOCK_MIN + 1));
+    t->blk_len = malloc(sizeof(uint32_t) * (total / PN_LANES_BLOCK_MIN + 1));
+    int rc = MIAI_ENOMEM;
+    if (rate && progs && key && at && blk && count && t->blk_guard && t->blk_len) {
+        for (uint32_t i = 0; i < n; i++) {
+            rate[i] = st->seen[i] ? (double)st->set[i] / st->seen[i] : 1.0;
+            key[i] = at[i] = blk[i] = UINT32_MAX;
+        }
+        for (int p = 0; p < 3; p++)
+            for (uint32_t i = 0; i < t->len[p]; i++) {
+                uint32_t e = t->prog[p][i];
+                if (!(e & PN_RANGE_FLAG) && progs[e] < 2) progs[e]++;
+            }
+        pn_blk_scratch x = {.rate = rate, .progs = progs, .key = key, .at = at, .blk = blk};
+        rc = MIAI_OK;
+        for (int p = 0; p < 3 && rc == MIAI_OK; p++) rc = pn_lanes_block_prog(d, p, &x, count);
+        if (rc == MIAI_OK && t->n_blocks) rc = pn_lanes_segments(d, blk);
+        if (rc == MIAI_OK) t->work = pn_lanes_ply_work(d, rate);
+    }
+    free(rate);
+    free(progs);
+    free(key);
+    free(at);
+    free(blk);
+    free(count);
+    return rc;
+}
+int pn_lanes_calibrate(miai_game *g) {
+    pn_data *d = g->data;
+    pn_lanes_tables *t = &d->lanes;
+    if (!t->built || t->blk_guard) return MIAI_OK; /* none, or made already */
+    uint32_t n = d->n_nodes;
+    pn_lane_stats st = {calloc(n ? n : 1, sizeof(uint32_t)), calloc(n ? n : 1, sizeof(uint32_t))};
+    void *init = malloc(g->facts.state_size);
+    int rc = MIAI_ENOMEM;
+    if (st.seen && st.set && init) {
+        g->ops->init(g, init);
+        uint32_t max_plies = g->facts.max_plies, cap = (1u << PN_LANES_CALIB_SHIFT) / (n ? n : 1);
+        cap = cap < 4 ? 4 : cap;
+        g->facts.max_plies = cap < max_plies ? cap : max_plies;
+        miai_rng rng;
+        miai_rng_seed(&rng, 12345);
+        double sum[MIAI_MAX_ROLES];
+        uint64_t plies;
+        rc = pn_lanes_batch(g, init, PN_LANES_CALIB_PLAYOUTS, &rng, sum, &plies, NULL, &st);
+        g->facts.max_plies = max_plies;
+        if (rc == MIAI_OK) rc = pn_lanes_blocks(d, &st);
+    }
+    free(st.seen);
+    free(st.set);
+    free(init);
+    return rc;
+}
+
 /* ---- the game's batch op and the test entry ------------------------------------- */
 
 int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
@@ -425,12 +933,23 @@ int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng
     const pn_data *d = g->data;
     if (!d->lanes.min_batch || n < d->lanes.min_batch)
         return n >= 2 ? pn_diff_playouts(g, state, n, rng, sum, plies) : MIAI_ELIMIT;
-    return pn_lanes_batch(g, state, n, rng, sum, plies, NULL);
+    return pn_lanes_batch(g, state, n, rng, sum, plies, NULL, NULL);
 }
 
 int miai_gdl_lanes_min_batch(const miai_game *g, uint32_t *n) {
     if (!g || !n || g->ops->playouts != pn_playouts) return MIAI_EINVAL;
     *n = ((const pn_data *)g->data)->lanes.min_batch;
+    return MIAI_OK;
+}
+
+int miai_gdl_lanes_blocks(const miai_game *g, uint32_t *blocks, uint32_t *gates,
+                          uint64_t *work) {
+    if (!g || !blocks || !gates || !work || g->ops->playouts != pn_playouts) return MIAI_EINVAL;
+    const pn_lanes_tables *t = &((const pn_data *)g->data)->lanes;
+    *blocks = t->built ? t->n_blocks : 0;
+    *gates = 0;
+    for (uint32_t b = 0; b < *blocks; b++) *gates += t->blk_len[b];
+    *work = t->built ? t->work : 0;
     return MIAI_OK;
 }
 
@@ -448,5 +967,5 @@ int miai_gdl_lane_playouts(const miai_game *g, const void *state, uint32_t n, ui
     miai_rng_seed(&rng, seed);
     double sum[MIAI_MAX_ROLES];
     uint64_t total;
-    return pn_lanes_batch(g, state, n, &rng, sum, &total, &tr);
+    return pn_lanes_batch(g, state, n, &rng, sum, &total, &tr, NULL);
 }

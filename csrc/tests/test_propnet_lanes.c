@@ -187,8 +187,95 @@ static void search_leaves_run_in_the_lanes(void) {
     miai_game_free(g);
 }
 
+/* Guarded blocks (pn_internal.h): role a plays inc, or mark unless h.  Bases
+ * s0..s3 are the step (s3: terminal), f0 and f1 flags, c always true, h a record.
+ * Four ANDs read s2, which holds only at ply 2 of a game (the calibration's 64 lanes
+ * start together): s2 AND mark, s2 AND inc, s2 AND f0, s2 AND c, a block; f0' = f0 OR
+ * (s2 AND mark) OR (s0 AND mark) and f1' = f1 OR (s2 AND inc) OR (s2 AND f0) read
+ * them, so the block's ANDs push into those ORs; h' = s2 AND c, read directly (a
+ * block's ANDs left stale when s2 falls would make mark illegal at ply 1 of the next
+ * game).  Goals: a 100 with f1, 50 with f0, else 0. */
+enum { B_NODES = 20 };
+static const uint8_t B_KIND[B_NODES] = {
+    MIAI_PN_FALSE, MIAI_PN_TRUE,  MIAI_PN_BASE, MIAI_PN_BASE, MIAI_PN_BASE,
+    MIAI_PN_BASE,  MIAI_PN_BASE,  MIAI_PN_BASE, MIAI_PN_BASE, MIAI_PN_BASE,
+    MIAI_PN_INPUT, MIAI_PN_INPUT, MIAI_PN_AND,  MIAI_PN_AND,  MIAI_PN_AND,
+    MIAI_PN_AND,   MIAI_PN_AND,   MIAI_PN_OR,   MIAI_PN_OR,   MIAI_PN_NOT};
+static const uint32_t B_ARG[B_NODES] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7,
+                                        0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+static const uint32_t B_FIRST_IN[B_NODES + 1] = {0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,
+                                                 0, 0, 2, 4, 6, 8, 10, 13, 16, 17};
+static const uint32_t B_IN[17] = {4, 11, 4, 10, 4, 6, 4, 8, 2, 11, 6, 12, 16, 7, 13, 14, 9};
+static const uint32_t B_NEXT[8] = {0, 2, 3, 4, 17, 18, 8, 15};
+static const uint8_t B_INIT[8] = {1, 0, 0, 0, 0, 0, 1, 0};
+static const char *const B_BASE_TEXT[8] = {"s0", "s1", "s2", "s3", "f0", "f1", "c", "h"};
+static const uint32_t B_N_MOVES[1] = {2};
+static const uint32_t B_LEGAL[2] = {1, 19};
+static const char *const B_MOVE_TEXT[2] = {"inc", "mark"};
+static const uint32_t B_GOAL_ROLE[3] = {0, 0, 0}, B_GOAL_VALUE[3] = {100, 50, 0},
+                      B_GOAL_NODE[3] = {7, 6, 1};
+
+static miai_gdl_desc flags(void) {
+    miai_gdl_desc d = {
+        .n_nodes = B_NODES, .kind = B_KIND, .arg = B_ARG, .first_in = B_FIRST_IN,
+        .in = B_IN, .n_base = 8, .next_node = B_NEXT, .init = B_INIT,
+        .base_text = B_BASE_TEXT, .n_roles = 1, .n_moves = B_N_MOVES,
+        .legal_node = B_LEGAL, .move_text = B_MOVE_TEXT, .terminal_node = 5, .n_goals = 3,
+        .goal_role = B_GOAL_ROLE, .goal_value = B_GOAL_VALUE, .goal_node = B_GOAL_NODE,
+        .max_plies = 10, .seed = 4, .name = "flags"};
+    return d;
+}
+
+/* The block forms, and every lane game replays by the plain play: inc at ply 2 sets
+ * f1 (100), mark there sets f0 (50).  The lanes start 64 games together, then each
+ * lane its next game as one ends (3 plies each), so the block is skipped, set to 0
+ * and evaluated as s2 comes and goes. */
+static void guarded_blocks_replay_by_the_plain_play(void) {
+    miai_gdl_desc d = flags();
+    uint8_t *s0 = NULL;
+    miai_game *g = game_with_initial_state(&d, &s0);
+    if (!g) return;
+    miai_game_facts f;
+    CHECK(miai_game_get_facts(g, &f) == MIAI_OK);
+    uint32_t blocks = 0, gates = 0;
+    uint64_t work = 0;
+    CHECK(miai_gdl_lanes_blocks(g, &blocks, &gates, &work) == MIAI_OK);
+    CHECK(blocks == 1 && gates == 4 && work > 0);
+    CHECK(miai_gdl_lanes_blocks(NULL, &blocks, &gates, &work) == MIAI_EINVAL);
+    CHECK(miai_gdl_lanes_blocks(g, &blocks, NULL, &work) == MIAI_EINVAL);
+    static miai_move moves[N * CAP];
+    static uint32_t counts[N * CAP], plies[N];
+    static double rewards[N];
+    CHECK(miai_gdl_lane_playouts(g, s0, N, 11, CAP, moves, counts, plies, rewards) == MIAI_OK);
+    uint32_t seen[3] = {0, 0, 0};
+    uint8_t *s = malloc(f.state_size);
+    for (uint32_t i = 0; s && i < N; i++) {
+        memcpy(s, s0, f.state_size);
+        CHECK_EQ_U64(plies[i], 3);
+        for (uint32_t p = 0; p < plies[i] && p < CAP; p++) {
+            miai_move all[2];
+            uint32_t n = 0;
+            CHECK(miai_gdl_state_legal_all(g, s, 0, all, 2, &n) == MIAI_OK);
+            CHECK_EQ_U64(counts[i * CAP + p], n);
+            CHECK(moves[i * CAP + p] < 2);
+            CHECK(miai_state_play(g, s, moves[i * CAP + p]) == MIAI_OK);
+        }
+        int32_t over = 0;
+        double want = 0.5;
+        CHECK(miai_state_is_terminal(g, s, &over) == MIAI_OK && over);
+        CHECK(miai_state_rewards(g, s, &want, 1) == MIAI_OK);
+        CHECK(rewards[i] == want);
+        seen[want == 1.0 ? 0 : want == 0.5 ? 1 : 2]++;
+    }
+    CHECK(seen[0] > 0 && seen[1] > 0 && seen[2] == 0);
+    free(s);
+    free(s0);
+    miai_game_free(g);
+}
+
 int main(void) {
     const ctest_case cases[] = {
+        {"guarded_blocks_replay_by_the_plain_play", guarded_blocks_replay_by_the_plain_play},
         {"lane_games_replay_by_the_plain_play", lane_games_replay_by_the_plain_play},
         {"lanes_stop_at_the_ply_cap", lanes_stop_at_the_ply_cap},
         {"lane_playouts_refuse_bad_arguments", lane_playouts_refuse_bad_arguments},

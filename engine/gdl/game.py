@@ -81,6 +81,15 @@ class GdlGame(Game):
         check(lib.miai_gdl_lanes_min_batch(self.ptr, n), "lanes")
         return int(n[0])
 
+    @property
+    def lanes_blocks(self) -> tuple[int, int, int]:
+        """The lanes' guarded blocks, the gates in them, and the work a ply of the lanes
+        counts with them (csrc/gdl/pn_internal.h; all 0 on a net without lanes)."""
+        blocks, gates = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+        work = ffi.new("uint64_t *")
+        check(lib.miai_gdl_lanes_blocks(self.ptr, blocks, gates, work), "lanes")
+        return int(blocks[0]), int(gates[0]), int(work[0])
+
     def lane_playouts(self, state: State, n: int, seed: int,
                       cap: int) -> list[LanePlayout]:
         """``n`` playouts from ``state`` by the lanes, whether or not batches use them,
