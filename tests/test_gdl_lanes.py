@@ -31,7 +31,7 @@ FULL = os.environ.get("MIAI_FULL") == "1"
 CI_SHEETS = ["roshambo2.kif", "gt_prisoner.kif", "bidding-tictactoe.kif", "4pttc.kif",
              "chomp.kif", "blocks.kif", "nim1.kif", "hanoi.kif", "lightsout.kif",
              "3pConnectFour.kif", "own:tictactoe.kif", "own:connect4.kif",
-             "own:attributes.kif", "own:reach.kif"]
+             "own:attributes.kif", "own:reach.kif", "battle.kif"]
 # Nets whose plain play is too slow to replay hundreds of games in a test.
 SLOW_REPLAY = {"kalaha_2009.kif", "othello-comp2007.kif", "othelloSuicide.kif"}
 FULL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif")
@@ -98,6 +98,29 @@ def test_every_lane_game_replays_by_the_plain_play(name: str) -> None:
     rng = random.Random(name)
     replay_from(game, game.initial_state(), 200 if FULL else 150, rng.randrange(2**64))
     replay_from(game, later_state(game, 3, rng), 100 if FULL else 70, rng.randrange(2**64))
+
+
+def test_battle_and_kalaha_take_guarded_blocks() -> None:
+    """The lanes' guarded blocks (csrc/gdl/pn_internal.h) pay on battle's net, whose
+    games CI_SHEETS replays with them; not on Connect Four's, whose programs stay as
+    they were."""
+    blocks, gates, work = sheet("battle.kif").lanes_blocks
+    assert blocks > 0 and gates >= 4 * blocks and work > 0
+    assert sheet("own:connect4.kif").lanes_blocks[:2] == (0, 0)
+
+
+@pytest.mark.skipif(not FULL, reason="grounding kalaha_2009 takes 30 s: run with MIAI_FULL=1")
+def test_kalaha_lane_games_replay_by_the_plain_play() -> None:
+    """kalaha_2009 runs its batches in the lanes since its guarded blocks (about 3,000
+    blocks over 92,000 of its 93,000 ANDs); fewer games than the others, from the
+    initial state and a few plies in."""
+    game = sheet("kalaha_2009.kif")
+    blocks, gates, _ = game.lanes_blocks
+    assert blocks > 1000 and gates > 50_000
+    assert 0 < game.lanes_min_batch <= 64
+    rng = random.Random("kalaha")
+    replay_from(game, game.initial_state(), 100, rng.randrange(2**64))
+    replay_from(game, later_state(game, 5, rng), 50, rng.randrange(2**64))
 
 
 def test_lanes_stop_at_the_ply_cap_with_a_draw() -> None:

@@ -265,6 +265,12 @@ typedef struct {
 #define PN_LANES_PUSH 0x10000000u  /* an AND of a block that pushes into ORs */
 #define PN_LANES_BLOCK_MIN 4u
 #define PN_LANES_BLOCK_RATE 0.5
+/* The blocks are kept when the lanes' work with them is at most this much of their
+ * work without (the lanes forced on batches of 20,000 playouts, 2026-11-26, work and
+ * rate with/without: battle 0.56 and 1.22x, kalaha_2009 0.063 and 8.1x, but
+ * knightwar 0.78 and 0.99x, pacman3p 0.79 and 0.93x, Connect Four 0.87 and 0.84x,
+ * 3pConnectFour 0.85 and 0.81x: a header and the pushes cost more than they skip). */
+#define PN_LANES_BLOCK_GAIN 0.6
 /* The calibration batch of the lanes (pn_lanes_calibrate): this many playouts from the
  * initial state, cut at 2^PN_LANES_CALIB_SHIFT / nodes plies (at least 4). */
 #define PN_LANES_CALIB_PLAYOUTS 64u

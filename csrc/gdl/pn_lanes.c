@@ -886,10 +886,31 @@ static int pn_lanes_blocks(pn_data *d, const pn_lane_stats *st) {
                 if (!(e & PN_RANGE_FLAG) && progs[e] < 2) progs[e]++;
             }
         pn_blk_scratch x = {.rate = rate, .progs = progs, .key = key, .at = at, .blk = blk};
+        /* the programs as they were, kept until the blocks are known to pay */
+        uint32_t *old[3] = {NULL, NULL, NULL}, old_len[3];
         rc = MIAI_OK;
+        for (int p = 0; p < 3 && rc == MIAI_OK; p++) {
+            old_len[p] = t->len[p];
+            old[p] = malloc(sizeof(uint32_t) * (t->len[p] ? t->len[p] : 1));
+            if (!old[p]) rc = MIAI_ENOMEM;
+            else memcpy(old[p], t->prog[p], sizeof(uint32_t) * t->len[p]);
+        }
         for (int p = 0; p < 3 && rc == MIAI_OK; p++) rc = pn_lanes_block_prog(d, p, &x, count);
         if (rc == MIAI_OK && t->n_blocks) rc = pn_lanes_segments(d, blk);
-        if (rc == MIAI_OK) t->work = pn_lanes_ply_work(d, rate);
+        uint64_t work = rc == MIAI_OK ? pn_lanes_ply_work(d, rate) : 0;
+        if (rc == MIAI_OK && (double)work <= PN_LANES_BLOCK_GAIN * (double)t->work) {
+            t->work = work;
+        } else { /* they do not pay (or failed): the programs as they were */
+            for (int p = 0; p < 3; p++) {
+                if (!old[p]) continue;
+                free(t->prog[p]);
+                t->prog[p] = old[p];
+                t->len[p] = old_len[p];
+                old[p] = NULL;
+            }
+            t->n_blocks = t->n_seg = 0;
+        }
+        for (int p = 0; p < 3; p++) free(old[p]);
     }
     free(rate);
     free(progs);

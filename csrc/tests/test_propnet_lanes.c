@@ -190,7 +190,8 @@ static void search_leaves_run_in_the_lanes(void) {
 /* Guarded blocks (pn_internal.h): role a plays inc, or mark unless h.  Bases
  * s0..s3 are the step (s3: terminal), f0 and f1 flags, c always true, h a record.
  * Four ANDs read s2, which holds only at ply 2 of a game (the calibration's 64 lanes
- * start together): s2 AND mark, s2 AND inc, s2 AND f0, s2 AND c, a block; f0' = f0 OR
+ * start together): s2 AND mark, s2 AND inc, s2 AND f0, s2 AND c (c read WIDE times), a
+ * block; f0' = f0 OR
  * (s2 AND mark) OR (s0 AND mark) and f1' = f1 OR (s2 AND inc) OR (s2 AND f0) read
  * them, so the block's ANDs push into those ORs; h' = s2 AND c, read directly (a
  * block's ANDs left stale when s2 falls would make mark illegal at ply 1 of the next
@@ -203,9 +204,20 @@ static const uint8_t B_KIND[B_NODES] = {
     MIAI_PN_AND,   MIAI_PN_AND,   MIAI_PN_OR,   MIAI_PN_OR,   MIAI_PN_NOT};
 static const uint32_t B_ARG[B_NODES] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7,
                                         0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
-static const uint32_t B_FIRST_IN[B_NODES + 1] = {0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,
-                                                 0, 0, 2, 4, 6, 8, 10, 13, 16, 17};
-static const uint32_t B_IN[17] = {4, 11, 4, 10, 4, 6, 4, 8, 2, 11, 6, 12, 16, 7, 13, 14, 9};
+/* s2 AND c reads c WIDE times: the block's work, skipped two runs in three, outweighs
+ * the rest of the net's (PN_LANES_BLOCK_GAIN) */
+enum { WIDE = 60 };
+static const uint32_t B_FIRST_IN[B_NODES + 1] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 7 + WIDE, 9 + WIDE, 12 + WIDE, 15 + WIDE,
+    16 + WIDE};
+static uint32_t B_IN[16 + WIDE];
+
+static void flags_inputs(void) {
+    const uint32_t head[7] = {4, 11, 4, 10, 4, 6, 4}, tail[9] = {2, 11, 6, 12, 16, 7, 13, 14, 9};
+    memcpy(B_IN, head, sizeof head);
+    for (uint32_t k = 0; k < WIDE; k++) B_IN[7 + k] = 8;
+    memcpy(B_IN + 7 + WIDE, tail, sizeof tail);
+}
 static const uint32_t B_NEXT[8] = {0, 2, 3, 4, 17, 18, 8, 15};
 static const uint8_t B_INIT[8] = {1, 0, 0, 0, 0, 0, 1, 0};
 static const char *const B_BASE_TEXT[8] = {"s0", "s1", "s2", "s3", "f0", "f1", "c", "h"};
@@ -216,6 +228,7 @@ static const uint32_t B_GOAL_ROLE[3] = {0, 0, 0}, B_GOAL_VALUE[3] = {100, 50, 0}
                       B_GOAL_NODE[3] = {7, 6, 1};
 
 static miai_gdl_desc flags(void) {
+    flags_inputs();
     miai_gdl_desc d = {
         .n_nodes = B_NODES, .kind = B_KIND, .arg = B_ARG, .first_in = B_FIRST_IN,
         .in = B_IN, .n_base = 8, .next_node = B_NEXT, .init = B_INIT,
