@@ -261,7 +261,7 @@ typedef struct {
  * is the guard, true in at most PN_LANES_BLOCK_RATE of the calibration's runs, and that
  * lie in no other program (which could write them behind the flag's back). */
 #define PN_LANES_BLOCK 0x40000000u
-#define PN_LANES_SEGOR 0x20000000u /* an OR that its blocks' ANDs push into */
+#define PN_LANES_PUSHED 0x20000000u /* an OR that its blocks' ANDs push into */
 #define PN_LANES_PUSH 0x10000000u  /* an AND of a block that pushes into ORs */
 #define PN_LANES_BLOCK_MIN 4u
 #define PN_LANES_BLOCK_RATE 0.5
@@ -285,9 +285,9 @@ typedef struct {
     uint32_t len[3];
     uint32_t n_blocks;
     uint32_t *blk_guard, *blk_len; /* [n_blocks] */
-    uint32_t n_seg;                /* ORs pushed into (pn_lanes_segments) */
-    uint32_t *seg_node, *seg_first, *lin;
-    uint32_t *push_id, *push_first, *push_seg;
+    uint32_t n_pushed;             /* ORs pushed into (pn_lanes_pushes) */
+    uint32_t *pushed_node, *pushed_first, *lin;
+    uint32_t *push_id, *push_first, *push_to;
     uint64_t work;     /* nodes and edges a ply evaluates, the legal moves, the bases */
     uint32_t *set_first, *set_move; /* [n_sets + 1] offsets, the moves of each move set */
 } pn_lanes_tables;

@@ -47,12 +47,12 @@ void pn_lanes_free(pn_lanes_tables *t) {
     for (int i = 0; i < 3; i++) free(t->prog[i]);
     free(t->blk_guard);
     free(t->blk_len);
-    free(t->seg_node);
-    free(t->seg_first);
+    free(t->pushed_node);
+    free(t->pushed_first);
     free(t->lin);
     free(t->push_id);
     free(t->push_first);
-    free(t->push_seg);
+    free(t->push_to);
     free(t->set_first);
     free(t->set_move);
     memset(t, 0, sizeof *t);
@@ -108,9 +108,9 @@ static double pn_lanes_prog_work(const pn_data *d, const uint32_t *prog, uint32_
     double w = 0.0;
     for (uint32_t i = 0; i < len; i++) {
         uint32_t e = prog[i];
-        if (e & PN_LANES_SEGOR) { /* its pushes count with the ANDs' blocks */
-            uint32_t sg = e & ~PN_LANES_SEGOR;
-            w += 1.0 + d->lanes.seg_first[sg + 1] - d->lanes.seg_first[sg];
+        if (e & PN_LANES_PUSHED) { /* its pushes count with the ANDs' blocks */
+            uint32_t sg = e & ~PN_LANES_PUSHED;
+            w += 1.0 + d->lanes.pushed_first[sg + 1] - d->lanes.pushed_first[sg];
             continue;
         }
         if (e & PN_LANES_BLOCK) {
@@ -301,14 +301,14 @@ static void pn_lanes_run_plain(const pn_data *d, const uint32_t *prog, uint32_t 
 
 /* A program with guarded blocks.  zero: the batch's flag per block, 1 while its ANDs
  * are known to be 0; acc: per OR that block ANDs push into, what they pushed this run
- * (pn_lanes_segments). */
+ * (pn_lanes_pushes). */
 static void pn_lanes_run_blocks(const pn_data *d, const uint32_t *prog, uint32_t len,
                                 uint64_t *v, const uint64_t *base, const uint64_t *mv,
                                 uint8_t *zero, uint64_t *acc) {
     const pn_lanes_tables *t = &d->lanes;
     for (uint32_t i = 0; i < len; i++) {
         uint32_t e = prog[i];
-        if (!(e & (PN_RANGE_FLAG | PN_LANES_BLOCK | PN_LANES_SEGOR | PN_LANES_PUSH))) {
+        if (!(e & (PN_RANGE_FLAG | PN_LANES_BLOCK | PN_LANES_PUSHED | PN_LANES_PUSH))) {
             v[e] = pn_lane_node(d, e, v, base, mv);
             continue;
         }
@@ -319,16 +319,16 @@ static void pn_lanes_run_blocks(const pn_data *d, const uint32_t *prog, uint32_t
             if (x) {
                 uint32_t k = t->push_id[a];
                 for (uint32_t q = t->push_first[k]; q < t->push_first[k + 1]; q++)
-                    acc[t->push_seg[q]] |= x;
+                    acc[t->push_to[q]] |= x;
             }
             continue;
         }
-        if (e & PN_LANES_SEGOR) {
-            uint32_t sg = e & ~PN_LANES_SEGOR;
+        if (e & PN_LANES_PUSHED) {
+            uint32_t sg = e & ~PN_LANES_PUSHED;
             uint64_t x = acc[sg];
             acc[sg] = 0;
-            for (uint32_t k = t->seg_first[sg]; k < t->seg_first[sg + 1]; k++) x |= v[t->lin[k]];
-            v[t->seg_node[sg]] = x;
+            for (uint32_t k = t->pushed_first[sg]; k < t->pushed_first[sg + 1]; k++) x |= v[t->lin[k]];
+            v[t->pushed_node[sg]] = x;
             continue;
         }
         if (e & PN_LANES_BLOCK) {
@@ -373,7 +373,7 @@ typedef struct {
     uint64_t *v, *base, *mv, *start;
     uint32_t *list; /* [64][most]: a lane's legal moves of the role being drawn */
     uint8_t *zero;  /* [n_blocks] pn_lanes_run */
-    uint64_t *acc;  /* [n_seg] pn_lanes_run */
+    uint64_t *acc;  /* [n_pushed] pn_lanes_run */
 } pn_lane_work;
 
 static void pn_lane_work_free(pn_lane_work *w) {
@@ -394,7 +394,7 @@ static int pn_lane_work_alloc(const pn_data *d, const pn_state *s, uint32_t most
     w->start = calloc(d->n_base ? d->n_base : 1, sizeof(uint64_t));
     w->list = malloc(sizeof(uint32_t) * 64u * most);
     w->zero = calloc(d->lanes.n_blocks ? d->lanes.n_blocks : 1, 1);
-    w->acc = calloc(d->lanes.n_seg ? d->lanes.n_seg : 1, sizeof(uint64_t));
+    w->acc = calloc(d->lanes.n_pushed ? d->lanes.n_pushed : 1, sizeof(uint64_t));
     if (!w->v || !w->base || !w->mv || !w->start || !w->list || !w->zero || !w->acc) {
         pn_lane_work_free(w);
         return MIAI_ENOMEM;
@@ -794,110 +794,93 @@ static int pn_lanes_block_prog(pn_data *d, int which, pn_blk_scratch *x, uint32_
 
 /* The ORs of a program that read ANDs of its blocks: those ANDs push their words into
  * the OR (an accumulator, acc) when their block is evaluated and not 0, and the OR
- * reads only its other inputs (`lin`) and the accumulator: entry PN_LANES_SEGOR | s
- * for OR seg_node[s], its other inputs lin[seg_first[s], seg_first[s + 1]); a pushing
- * AND is entry PN_LANES_PUSH | node, its ORs push_seg[push_first[k], push_first[k + 1])
- * for its k = push_id[node].  A skipped block pushes nothing: its ANDs are 0. */
-static int pn_lanes_segments(pn_data *d, const uint32_t *blk) {
+ * reads only its other inputs (`lin`) and the accumulator: entry PN_LANES_PUSHED | s
+ * for OR pushed_node[s], its other inputs lin[pushed_first[s], pushed_first[s + 1]);
+ * a pushing AND is entry PN_LANES_PUSH | node, its ORs push_to[push_first[k],
+ * push_first[k + 1]) for its k = push_id[node].  A skipped block pushes nothing: its
+ * ANDs are 0. */
+static int pn_lanes_pushes(pn_data *d, const uint32_t *blk) {
     pn_lanes_tables *t = &d->lanes;
-    uint32_t n = d->n_nodes, segs = 0, words = 0, pushes = 0;
-    uint32_t *prog_of = malloc(sizeof(uint32_t) * (n ? n : 1));
-    if (!prog_of) return MIAI_ENOMEM;
-    for (uint32_t i = 0; i < n; i++) prog_of[i] = UINT32_MAX;
+    uint32_t n = d->n_nodes, sz = n ? n : 1;
+    uint32_t *prog_of = malloc(sizeof(uint32_t) * sz), *fill = NULL;
+    t->push_id = malloc(sizeof(uint32_t) * sz);
+    t->push_first = calloc(sz + 1, sizeof(uint32_t));
+    if (!prog_of || !t->push_id || !t->push_first) {
+        free(prog_of);
+        return MIAI_ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) prog_of[i] = t->push_id[i] = UINT32_MAX;
     for (int p = 0; p < 3; p++)
         for (uint32_t i = 0; i < t->len[p]; i++) {
             uint32_t e = t->prog[p][i];
             if (!(e & (PN_RANGE_FLAG | PN_LANES_BLOCK)) && blk[e] != UINT32_MAX) prog_of[e] = (uint32_t)p;
         }
-    /* an OR's input pushes if it is a block's AND of the OR's program */
-#define PN_PUSHES(p, a) (blk[a] != UINT32_MAX && prog_of[a] == (uint32_t)(p))
-    for (int p = 0; p < 3; p++)
-        for (uint32_t i = 0; i < t->len[p]; i++) {
-            uint32_t e = t->prog[p][i];
-            if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK) || d->kind[e] != MIAI_PN_OR) continue;
-            uint32_t c = 0;
-            for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++) c += PN_PUSHES(p, d->in[k]);
-            if (!c) continue;
-            segs++;
-            pushes += c;
-            words += d->first_in[e + 1] - d->first_in[e] - c;
-        }
-    t->seg_node = malloc(sizeof(uint32_t) * (segs + 1));
-    t->seg_first = malloc(sizeof(uint32_t) * (segs + 1));
-    t->lin = malloc(sizeof(uint32_t) * (words + 1));
-    t->push_id = malloc(sizeof(uint32_t) * (n ? n : 1));
-    t->push_first = calloc(pushes + 2, sizeof(uint32_t));
-    t->push_seg = malloc(sizeof(uint32_t) * (pushes + 1));
-    uint32_t *fill = malloc(sizeof(uint32_t) * (pushes + 1));
-    int rc = MIAI_ENOMEM;
-    if (t->seg_node && t->seg_first && t->lin && t->push_id && t->push_first && t->push_seg &&
-        fill) {
-        /* push ids: each pushing AND once, in program order */
-        uint32_t ids = 0;
-        for (uint32_t i = 0; i < n; i++) t->push_id[i] = UINT32_MAX;
-        for (int pass = 0; pass < 2; pass++) {
-            uint32_t m = 0, sg = 0;
-            if (pass) {
-                for (uint32_t k = 0; k < ids; k++) t->push_first[k + 1] += t->push_first[k];
-                memcpy(fill, t->push_first, sizeof(uint32_t) * ids);
-                t->seg_first[0] = 0;
+    /* pass 0 counts (the ORs, their other inputs, each pushing AND's ORs), pass 1 fills */
+    uint32_t ors = 0, others = 0, ids = 0;
+    int rc = MIAI_OK;
+    for (int pass = 0; pass < 2 && rc == MIAI_OK; pass++) {
+        if (pass) {
+            for (uint32_t k = 0; k < ids; k++) t->push_first[k + 1] += t->push_first[k];
+            t->pushed_node = malloc(sizeof(uint32_t) * (ors + 1));
+            t->pushed_first = malloc(sizeof(uint32_t) * (ors + 1));
+            t->lin = malloc(sizeof(uint32_t) * (others + 1));
+            t->push_to = malloc(sizeof(uint32_t) * (t->push_first[ids] + 1));
+            fill = malloc(sizeof(uint32_t) * (ids + 1));
+            if (!t->pushed_node || !t->pushed_first || !t->lin || !t->push_to || !fill) {
+                rc = MIAI_ENOMEM;
+                break;
             }
-            for (int p = 0; p < 3; p++)
-                for (uint32_t i = 0; i < t->len[p]; i++) {
-                    uint32_t e = t->prog[p][i];
-                    if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK | PN_LANES_SEGOR) ||
-                        d->kind[e] != MIAI_PN_OR)
-                        continue;
-                    uint32_t c = 0;
-                    for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++)
-                        c += PN_PUSHES(p, d->in[k]);
-                    if (!c) continue;
-                    for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++) {
-                        uint32_t a = d->in[k];
-                        if (!PN_PUSHES(p, a)) {
-                            if (pass) t->lin[m++] = a;
-                            continue;
-                        }
-                        if (!pass) {
-                            if (t->push_id[a] == UINT32_MAX) t->push_id[a] = ids++;
-                            t->push_first[t->push_id[a] + 1]++;
-                        } else {
-                            t->push_seg[fill[t->push_id[a]]++] = sg;
-                        }
+            memcpy(fill, t->push_first, sizeof(uint32_t) * ids);
+            t->pushed_first[0] = 0;
+        }
+        uint32_t m = 0, s = 0;
+        for (int p = 0; p < 3; p++)
+            for (uint32_t i = 0; i < t->len[p]; i++) {
+                uint32_t e = t->prog[p][i];
+                if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK) || d->kind[e] != MIAI_PN_OR) continue;
+                uint32_t pushed = 0; /* its inputs that are ANDs of its program's blocks */
+                for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++)
+                    pushed += blk[d->in[k]] != UINT32_MAX && prog_of[d->in[k]] == (uint32_t)p;
+                if (!pushed) continue;
+                for (uint32_t k = d->first_in[e]; k < d->first_in[e + 1]; k++) {
+                    uint32_t a = d->in[k];
+                    if (blk[a] == UINT32_MAX || prog_of[a] != (uint32_t)p) {
+                        if (pass) t->lin[m] = a;
+                        m++;
+                    } else if (!pass) {
+                        if (t->push_id[a] == UINT32_MAX) t->push_id[a] = ids++;
+                        t->push_first[t->push_id[a] + 1]++;
+                    } else {
+                        t->push_to[fill[t->push_id[a]]++] = s;
                     }
-                    if (pass) {
-                        t->seg_node[sg] = e;
-                        t->seg_first[sg + 1] = m;
-                    }
-                    sg++;
                 }
-            if (pass) {
-                /* the entries: the ORs read their segments, the ANDs push */
-                sg = 0;
-                for (int p = 0; p < 3; p++)
-                    for (uint32_t i = 0; i < t->len[p]; i++) {
-                        uint32_t e = t->prog[p][i];
-                        if (e & (PN_RANGE_FLAG | PN_LANES_BLOCK)) continue;
-                        if (d->kind[e] == MIAI_PN_OR && sg < segs && t->seg_node[sg] == e) {
-                            t->prog[p][i] = PN_LANES_SEGOR | sg++;
-                        } else if (t->push_id[e] != UINT32_MAX) {
-                            t->prog[p][i] = PN_LANES_PUSH | e;
-                        }
-                    }
-                t->n_seg = segs;
+                if (pass) {
+                    t->pushed_node[s] = e;
+                    t->pushed_first[s + 1] = m;
+                    t->prog[p][i] = PN_LANES_PUSHED | s;
+                }
+                s++;
             }
-        }
-        rc = MIAI_OK;
+        ors = s;
+        others = m;
     }
-#undef PN_PUSHES
+    if (rc == MIAI_OK) { /* the ANDs that push are marked last (pass 1 reads them plain) */
+        for (int p = 0; p < 3; p++)
+            for (uint32_t i = 0; i < t->len[p]; i++) {
+                uint32_t e = t->prog[p][i];
+                if (!(e & (PN_RANGE_FLAG | PN_LANES_BLOCK | PN_LANES_PUSHED)) &&
+                    t->push_id[e] != UINT32_MAX)
+                    t->prog[p][i] = PN_LANES_PUSH | e;
+            }
+        t->n_pushed = ors;
+    }
     free(fill);
     free(prog_of);
     return rc;
 }
 
-/* The blocks and segments of every program from the calibration's counts; `work`
- * then counts a block's ANDs, and a segment's inputs, as often as the block's root
- * was true. */
+/* The blocks and pushes of every program from the calibration's counts; `work` then
+ * counts a block's ANDs and their pushes as often as the block's root was true. */
 static int pn_lanes_blocks(pn_data *d, const pn_lane_stats *st) {
     pn_lanes_tables *t = &d->lanes;
     uint32_t n = d->n_nodes, total = 0, sz = n ? n : 1;
@@ -930,7 +913,7 @@ static int pn_lanes_blocks(pn_data *d, const pn_lane_stats *st) {
             else memcpy(old[p], t->prog[p], sizeof(uint32_t) * t->len[p]);
         }
         for (int p = 0; p < 3 && rc == MIAI_OK; p++) rc = pn_lanes_block_prog(d, p, &x, count);
-        if (rc == MIAI_OK && t->n_blocks) rc = pn_lanes_segments(d, blk);
+        if (rc == MIAI_OK && t->n_blocks) rc = pn_lanes_pushes(d, blk);
         uint64_t work = rc == MIAI_OK ? pn_lanes_ply_work(d, rate) : 0;
         if (rc == MIAI_OK && (double)work <= PN_LANES_BLOCK_GAIN * (double)t->work) {
             t->work = work;
@@ -942,7 +925,7 @@ static int pn_lanes_blocks(pn_data *d, const pn_lane_stats *st) {
                 t->len[p] = old_len[p];
                 old[p] = NULL;
             }
-            t->n_blocks = t->n_seg = 0;
+            t->n_blocks = t->n_pushed = 0;
         }
         for (int p = 0; p < 3; p++) free(old[p]);
     }
