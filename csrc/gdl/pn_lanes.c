@@ -926,6 +926,12 @@ static int pn_lanes_blocks(pn_data *d, const pn_lane_stats *st) {
                 old[p] = NULL;
             }
             t->n_blocks = t->n_pushed = 0;
+            uint32_t **pushes[] = {&t->pushed_node, &t->pushed_first, &t->lin,
+                                   &t->push_id,     &t->push_first,   &t->push_to};
+            for (size_t k = 0; k < sizeof pushes / sizeof pushes[0]; k++) {
+                free(*pushes[k]);
+                *pushes[k] = NULL;
+            }
         }
         for (int p = 0; p < 3; p++) free(old[p]);
     }
