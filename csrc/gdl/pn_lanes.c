@@ -43,6 +43,12 @@ static uint32_t pn_most_moves(const pn_data *d) {
     return most;
 }
 
+/* The nodes of entry e (a node, or a range's). */
+static void pn_entry_nodes(const pn_data *d, uint32_t e, uint32_t *lo, uint32_t *hi) {
+    *lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
+    *hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
+}
+
 void pn_lanes_free(pn_lanes_tables *t) {
     for (int i = 0; i < 3; i++) free(t->prog[i]);
     free(t->blk_guard);
@@ -127,8 +133,8 @@ static double pn_lanes_prog_work(const pn_data *d, const uint32_t *prog, uint32_
             i += d->lanes.blk_len[b];
             continue;
         }
-        uint32_t lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
-        uint32_t hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
+        uint32_t lo, hi;
+        pn_entry_nodes(d, e, &lo, &hi);
         for (uint32_t n = lo; n < hi; n++) w += 1 + (d->first_in[n + 1] - d->first_in[n]);
     }
     return w;
@@ -413,9 +419,8 @@ static void pn_lanes_count(const pn_data *d, const uint32_t *prog, uint32_t len,
                            const uint64_t *v, pn_lane_stats *st) {
     if (!st) return;
     for (uint32_t i = 0; i < len; i++) {
-        uint32_t e = prog[i]; /* no blocks yet */
-        uint32_t lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
-        uint32_t hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
+        uint32_t lo, hi; /* no blocks yet */
+        pn_entry_nodes(d, prog[i], &lo, &hi);
         for (uint32_t k = lo; k < hi; k++) {
             st->seen[k]++;
             st->set[k] += v[k] != 0;
@@ -589,12 +594,6 @@ static uint32_t pn_heap_pop(uint32_t *h, uint32_t *n, const uint32_t *first) {
     return top;
 }
 
-/* The nodes of entry e (a node, or a range's). */
-static void pn_entry_nodes(const pn_data *d, uint32_t e, uint32_t *lo, uint32_t *hi) {
-    *lo = e & PN_RANGE_FLAG ? d->range_lo[e & ~PN_RANGE_FLAG] : e;
-    *hi = e & PN_RANGE_FLAG ? d->range_hi[e & ~PN_RANGE_FLAG] : e + 1;
-}
-
 /* Which ANDs of program `which` would join which block: an AND lying in this program
  * only, whose least often true input (its guard) is true in at most
  * PN_LANES_BLOCK_RATE of the runs, joins its guard's block if the guard is itself in
@@ -754,12 +753,11 @@ done:
 static int pn_lanes_block_prog(pn_data *d, int which, pn_blk_scratch *x, uint32_t *count) {
     pn_lanes_tables *t = &d->lanes;
     uint32_t len = t->len[which], *prog = t->prog[which];
-    for (uint32_t i = 0; i < len; i++)
-        if (!(prog[i] & PN_RANGE_FLAG)) x->at[prog[i]] = i;
-        else
-            for (uint32_t k = d->range_lo[prog[i] & ~PN_RANGE_FLAG];
-                 k < d->range_hi[prog[i] & ~PN_RANGE_FLAG]; k++)
-                x->at[k] = i;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t lo, hi;
+        pn_entry_nodes(d, prog[i], &lo, &hi);
+        for (uint32_t k = lo; k < hi; k++) x->at[k] = i;
+    }
     int rc = MIAI_OK;
     for (int chain = 1; chain >= 0; chain--) {
         for (uint32_t i = 0; i < len; i++)
