@@ -14,6 +14,7 @@ from (``"bot spec 'uct:c=x': c"``, ``"game spec 'hex:size=99': size"``, ``"ucd d
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Iterable
 
@@ -51,13 +52,13 @@ def whole(
     high: float = math.inf,
 ) -> int:
     """A whole number in [low, high]; text of digits is read exactly (64-bit seeds)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        n = value
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        n = int(value)
     elif isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
         n = int(value.strip())
     else:
-        x = _real(value, what)
-        if not math.isfinite(x) or x != int(x):
+        x = _read_real(value)
+        if x is None or not math.isfinite(x) or x != int(x):
             raise InvalidArgumentError(f"{what}={_shown(value)} is not a whole number")
         n = int(x)
     _check_bounds(n, value, what, low, high)
@@ -66,7 +67,7 @@ def whole(
 
 def whole_or_inf(value: object, what: str, *, low: float = 0) -> int | float:
     """A whole number >= low, or infinity (``inf``, ``math.inf``)."""
-    if isinstance(value, (float, str)) and _real(value, what) == math.inf:
+    if not isinstance(value, numbers.Integral) and _real(value, what) == math.inf:
         return math.inf
     return whole(value, what, low=low)
 
@@ -100,22 +101,28 @@ def choice(value: object, what: str, allowed: Iterable[str]) -> str:
 
 def _real(value: object, what: str) -> float:
     """The float a number or a number's text stands for (infinity included)."""
-    if isinstance(value, bool):
+    x = _read_real(value)
+    if x is None:
         raise InvalidArgumentError(f"{what}={_shown(value)} is not a number")
-    if isinstance(value, int):
-        x = float(value) if abs(value) < 2**1000 else math.copysign(math.inf, value)
-    elif isinstance(value, float):
-        x = value
+    return x
+
+
+def _read_real(value: object) -> float | None:
+    """The float ``value`` stands for; None for anything but a number or its text."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):
+        n = int(value)
+        x = float(n) if abs(n) < 2**1000 else math.copysign(math.inf, n)
+    elif isinstance(value, numbers.Real):
+        x = float(value)
     elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
         x = float(value.strip())
     elif isinstance(value, str) and value.strip().lower().lstrip("+-") in _INFINITY:
-        text = value.strip()
-        x = -math.inf if text.startswith("-") else math.inf
+        x = -math.inf if value.strip().startswith("-") else math.inf
     else:
-        raise InvalidArgumentError(f"{what}={_shown(value)} is not a number")
-    if math.isnan(x):
-        raise InvalidArgumentError(f"{what}={_shown(value)} is not a number")
-    return x
+        return None
+    return None if math.isnan(x) else x
 
 
 def _check_bounds(x: float, value: object, what: str, low: float, high: float) -> None:
