@@ -2,7 +2,7 @@
 
 A value arrives as text (a spec's ``key=value``) or as a Python value (keyword
 arguments).  Numbers are written in decimal ASCII: ``12``, ``-2``, ``0.5``, ``.5``,
-``1e3``, and ``inf``/``infinity`` (any case, with a sign) where infinity is allowed;
+``1e3``, and ``inf``/``infinity``/``∞`` (any case, a sign allowed) where infinity is;
 ``nan``, underscores (``1_000``) and non-ASCII digits are refused.  Flags are
 ``1/0``, ``true/false``, ``yes/no``, ``on/off``; choices match case-insensitively.
 
@@ -22,7 +22,7 @@ from engine.errors import InvalidArgumentError
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_INFINITY = {"inf": math.inf, "infinity": math.inf, "∞": math.inf}
+_INFINITY = re.compile(r"([+-]?)(?:inf|infinity|∞)", re.IGNORECASE)
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 _FLAG_WORDS = ", ".join(f"{t}/{f}" for t, f in zip(_TRUE, _FALSE, strict=True))
@@ -118,8 +118,8 @@ def _read_real(value: object) -> float | None:
         x = float(value)
     elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
         x = float(value.strip())
-    elif isinstance(value, str) and value.strip().lower().lstrip("+-") in _INFINITY:
-        x = -math.inf if value.strip().startswith("-") else math.inf
+    elif isinstance(value, str) and (m := _INFINITY.fullmatch(value.strip())):
+        x = -math.inf if m.group(1) == "-" else math.inf
     else:
         return None
     return None if math.isnan(x) else x

@@ -39,7 +39,8 @@ def test_decimal_forms(text: str, expected: float) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "abc", "1_000", "٣", "0x10", "nan", "NaN", "1e", "e3", "--1", "1.2.3", "1 2"]
+    "text", ["", "abc", "1_000", "٣", "0x10", "nan", "NaN", "1e", "e3", "--1", "1.2.3", "1 2",
+             "+-inf", "--inf", "infinite"]
 )
 def test_what_is_not_a_number(text: str) -> None:
     with pytest.raises(InvalidArgumentError) as info:
