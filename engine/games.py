@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from engine import values
 from engine.core import check, ffi, lib
 from engine.errors import (
     GameOverError,
@@ -19,6 +20,7 @@ from engine.errors import (
     StateError,
     UnknownNameError,
 )
+from engine.spec import Spec
 
 Move = int
 SIMULTANEOUS = int(lib.MIAI_SIMULTANEOUS)
@@ -61,33 +63,25 @@ def available() -> dict[str, GameInfo]:
     return out
 
 
-def _resolve_params(info: GameInfo, given: dict[str, Any]) -> list[float]:
+def _resolve_params(info: GameInfo, given: dict[str, Any], where: str) -> list[float]:
+    """The values of every parameter of ``info`` (defaults where not given), checked
+    and converted by :mod:`engine.values`; ``where`` names the game in messages."""
     known = {p.name for p in info.params}
     unknown = sorted(set(given) - known)
     if unknown:
         allowed = ", ".join(sorted(known)) or "none"
         raise UnknownNameError(
-            f"game {info.name!r} has no parameter {unknown[0]!r} (parameters: {allowed})"
+            f"{where}: {info.name} has no parameter {unknown[0]!r} (parameters: {allowed})"
         )
-    values = []
+    out = []
     for p in info.params:
         raw = given.get(p.name, p.default)
-        if isinstance(raw, bool):
-            raise InvalidArgumentError(f"{info.name}: {p.name} must be a number")
-        try:
-            value = float(raw)
-        except (TypeError, ValueError):
-            raise InvalidArgumentError(
-                f"{info.name}: {p.name} must be a number, not {raw!r}"
-            ) from None
-        if p.integer and value != int(value):
-            raise InvalidArgumentError(f"{info.name}: {p.name} must be a whole number")
-        if not p.minimum <= value <= p.maximum:
-            raise InvalidArgumentError(
-                f"{info.name}: {p.name}={raw} is outside [{p.minimum:g}, {p.maximum:g}]"
-            )
-        values.append(value)
-    return values
+        what = f"{where}: {p.name}"
+        if p.integer:
+            out.append(float(values.whole(raw, what, low=p.minimum, high=p.maximum)))
+        else:
+            out.append(values.number(raw, what, low=p.minimum, high=p.maximum))
+    return out
 
 
 class Game:
@@ -114,10 +108,7 @@ class Game:
     @property
     def spec(self) -> str:
         """``name`` or ``name:k=v,...`` — the text ``create_from_spec`` reads back."""
-        if not self.params:
-            return self.name
-        args = ",".join(f"{k}={_fmt_number(v)}" for k, v in self.params.items())
-        return f"{self.name}:{args}"
+        return GameSpec(self.name, {k: _fmt_number(v) for k, v in self.params.items()}).text
 
     def initial_state(self) -> State:
         state = State(self, ffi.new("uint8_t[]", self.state_size))
@@ -305,38 +296,37 @@ class State:
         return f"<State {self.game.spec} ply={self.ply} to_move={self.to_move}>"
 
 
+@dataclass(frozen=True)
+class GameSpec(Spec):
+    """A parsed game spec, ``hex:size=7`` (the grammar of :mod:`engine.spec`)."""
+
+    kind: ClassVar[str] = "game spec"
+
+
 def create(name: str, **params: Any) -> Game:
     """The game ``name`` with parameters, e.g. ``create("hex", size=11)``."""
+    return _create(name, params, f"game {name!r}")
+
+
+def create_from_spec(spec: str | GameSpec) -> Game:
+    """A game from text: ``tictactoe``, ``hex:size=7``, ``go:size=9,komi=7``."""
+    parsed = spec if isinstance(spec, GameSpec) else GameSpec.parse(spec)
+    return _create(parsed.name, dict(parsed.params), f"game spec {parsed.text!r}")
+
+
+def _create(name: str, params: dict[str, Any], where: str) -> Game:
     games = available()
     if name not in games:
         raise UnknownNameError(
-            f"unknown game {name!r} (known: {', '.join(sorted(games))})"
+            f"{where}: unknown game {name!r} (known: {', '.join(sorted(games))})"
         )
     info = games[name]
-    values = _resolve_params(info, params)
+    numbers = _resolve_params(info, params, where)
     out = ffi.new("miai_game **")
-    arr = ffi.new("double[]", values) if values else ffi.NULL
-    check(lib.miai_game_create(name.encode(), arr, len(values), out), f"create {name}")
+    arr = ffi.new("double[]", numbers) if numbers else ffi.NULL
+    check(lib.miai_game_create(name.encode(), arr, len(numbers), out), f"create {name}")
     ptr = ffi.gc(out[0], lib.miai_game_free)
-    return Game(ptr, name, {p.name: v for p, v in zip(info.params, values, strict=True)})
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"hex:size=7"`` -> ``("hex", {"size": "7"})``."""
-    name, _, rest = spec.strip().partition(":")
-    params: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise InvalidArgumentError(f"bad game parameter {part!r} in {spec!r}")
-        params[key.strip()] = value.strip()
-    return name.strip(), params
-
-
-def create_from_spec(spec: str) -> Game:
-    """A game from text: ``tictactoe``, ``hex:size=7``, ``go:size=9,komi=7``."""
-    name, params = parse_spec(spec)
-    return create(name, **params)
+    return Game(ptr, name, {p.name: v for p, v in zip(info.params, numbers, strict=True)})
 
 
 def new_state(name: str, **params: Any) -> State:

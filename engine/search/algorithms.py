@@ -17,10 +17,10 @@ Register a new algorithm with :func:`register`.
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any
 
-from engine.errors import InvalidArgumentError, UnknownNameError
+from engine import values
+from engine.errors import UnknownNameError
 from engine.search.rave import RAVE
 from engine.search.uct import UCT
 
@@ -41,24 +41,17 @@ def known() -> list[str]:
     return sorted(_ALGORITHMS)
 
 
-def _convert(kind: Any, raw: str, where: str) -> object:
-    text = raw.strip()
-    try:
-        if kind in (float, "float"):
-            value = float(text)
-            if not math.isfinite(value):
-                raise ValueError
-            return value
-        if kind in (int, "int"):
-            return int(text)
-        if kind in (bool, "bool"):
-            low = text.lower()
-            if low not in ("1", "0", "true", "false", "yes", "no"):
-                raise ValueError
-            return low in ("1", "true", "yes")
-    except ValueError:
-        raise InvalidArgumentError(f"{where}: bad value {raw!r}") from None
-    return text
+def _convert(kind: Any, raw: str, what: str) -> object:
+    """A spec value as the dataclass field's declared type (``float``, ``int``,
+    ``bool``) by :mod:`engine.values`; any other field gets the text, stripped, and
+    checks it itself."""
+    if kind in (float, "float"):
+        return values.number(raw, what)
+    if kind in (int, "int"):
+        return values.whole(raw, what)
+    if kind in (bool, "bool"):
+        return values.flag(raw, what)
+    return raw.strip()
 
 
 def algorithm_from_spec(name: str, params: dict[str, str]) -> object:
