@@ -3,7 +3,7 @@
  * On a net of at most PN_BITS_MAX_NODES nodes without a cyclic range, the node values
  * are the bits of one or two words held in registers, and a gate is a few masks: an
  * AND holds when ((values ^ flip) & mask) == mask, an OR when that is non-zero, and a
- * NOT is an AND of its one input flipped.  A ply is the plain evaluation's (propnet.c:
+ * NOT is an AND of its one input flipped.  A ply is the plain evaluation's (pn_plain.c:
  * the `next` program with the joint move, then `status` on the new bases, and `goal`
  * once the game is over), a handful of instructions per gate.  A program's gates are
  * grouped by level (1 + the deepest input's level): a level's gates all read the values
@@ -25,14 +25,15 @@
  * with two words blocks 2.4x, maze 1.6x, nim1 1.2x (gates per ply against the
  * differential engine's count: 36/55, 53/45, 37/38), Tic-tac-toe 0.6x (70/24: not
  * chosen), the repository's own tictactoe.kif 0.8x (76/38: not chosen).
- * Playouts and play() use it wherever it is enabled (pn_diff.c dispatches); the moves
+ * Playouts and play() use it wherever it is enabled (pn_engine.c chooses); the moves
  * are drawn exactly as miai_generic_playout draws them, and miai_gdl_playout_check
  * compares every ply with the plain play (on every net with the tables, chosen or not).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_internal.h"
+#include "pn_bits.h"
+#include "pn_plain.h"
 
 void pn_bits_free(pn_bits_tables *t) {
     for (int k = 0; k < 3; k++) {
@@ -201,7 +202,7 @@ static pn_bval pn_bits_start(const pn_data *d, const pn_state *s) {
 }
 
 /* Legal bits, counts, to_move and, once over, the goals of the state whose bases are
- * in val (pn_status of propnet.c, on bits). */
+ * in val (pn_status of pn_plain.c, on bits). */
 static pn_bval pn_bits_status(const pn_data *d, pn_state *s, pn_bval val, uint32_t *count) {
     const pn_bits_tables *t = &d->bits;
     uint64_t *lb = pn_legal_words(d, s);

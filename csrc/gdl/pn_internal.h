@@ -1,7 +1,12 @@
-/* pn_internal.h -- the propnet game's private data, shared by propnet.c (building,
- * plain evaluation, the vtable) and pn_diff.c (the differential playout engine).
+/* pn_internal.h -- the propnet game's private data: the net, the state's layout and
+ * each playout engine's tables, with the constants and small inline helpers they share.
  *
- * Not a public header (no _api suffix): nothing outside csrc/gdl/ includes it.
+ * Not a public header (no _api suffix): nothing outside csrc/gdl/ includes it.  It
+ * declares no function of a .c file: each file's own header does (pn_plain.h,
+ * pn_bits.h, pn_diff.h, pn_lanes.h, pn_engine.h), and a file includes the headers of
+ * the files it calls, which form a DAG:
+ *   propnet.c -> pn_engine.c -> {pn_diff*.c, pn_bits.c, pn_lanes.c} -> pn_plain.c
+ * (propnet.c and pn_engine.c also call pn_plain.c; pn_lanes.c calls no other file).
  * The data is immutable after miai_gdl_create; every evaluation keeps its node values
  * on the caller's stack.
  */
@@ -366,11 +371,6 @@ static inline uint32_t pn_popcount(uint64_t x) {
 #endif
 }
 
-/* propnet.c: the plain play (the reference the differential engine must equal). */
-void pn_play_plain(const miai_game *g, void *state, const miai_move *moves);
-/* propnet.c: the legal bits, to_move and goals of the state's base bits by the plain
- * evaluation; v: n_nodes bytes of scratch. */
-void pn_status(const pn_data *d, pn_state *s, uint8_t *v);
 /* The k-th set bit of words[lo, hi) without the bits of drop & drop_on (k < their
  * count), minus lo: a move drawn from legal-move bits (drop_on ~0 leaves out the
  * guarded moves, pn_diff.c; 0 keeps every bit). */
@@ -397,65 +397,5 @@ pn_kth_bit(const uint64_t *words, const uint64_t *drop, uint64_t drop_on, uint32
     }
     return 0; /* unreachable for k < count */
 }
-
-/* propnet.c: to_move from each role's count of legal moves and terminal: MIAI_NOBODY
- * when over or a role has none, the one role with several, MIAI_SIMULTANEOUS for more,
- * else role 0 (gdl_api.h). */
-int32_t pn_to_move(const pn_data *d, const uint32_t *count, int terminal);
-/* propnet.c: the joint move play() applies: the others' only moves filled in when one
- * role is to move. */
-void pn_full_joint(const pn_data *d, const pn_state *s, const miai_move *moves,
-                   miai_move *joint);
-/* propnet.c: mark[i] = 1 for the nodes the outputs need (a range whole), else 0. */
-int pn_mark_cone(const pn_data *d, const uint32_t *outs, uint32_t n_outs, uint8_t *mark);
-
-/* pn_bits.c */
-int pn_bits_build(pn_data *d);
-/* Enables the tables built for a net of more than PN_BITS_ALWAYS_NODES nodes when its
- * `next` and `status` gates are at most PN_BITS_RATIO x diff_work, the differential
- * engine's node changes and links per ply (pn_diff_calibrate). */
-void pn_bits_choose(pn_data *d, double diff_work);
-void pn_bits_free(pn_bits_tables *t);
-void pn_play_bits(const miai_game *g, void *state, const miai_move *moves);
-uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
-                         uint32_t trace_cap, uint32_t *trace_len, void *shadow,
-                         uint32_t *bad);
-
-/* pn_lanes.c */
-int pn_lanes_build(pn_data *d);
-/* Sets lanes.min_batch, the least batch the lanes run (diff_work: the differential
- * engine's node changes and links a ply; lengths: the plies of the m calibration
- * playouts; PN_LANES_RATIO); 0 for none. */
-void pn_lanes_choose(pn_data *d, double diff_work, const uint32_t *lengths, uint32_t m);
-/* A batch of playouts in the lanes from the initial state; its counts of true words
- * choose the guarded blocks, and `work` becomes what a ply evaluates with them. */
-int pn_lanes_calibrate(miai_game *g);
-void pn_lanes_free(pn_lanes_tables *t);
-/* ops->playouts: n playouts by the lanes; a batch under lanes.min_batch (of 2 or
- * more) on one block of the differential engine (pn_diff_playouts); else MIAI_ELIMIT:
- * the caller plays them one by one. */
-int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
-                uint64_t *plies);
-
-/* pn_diff.c */
-/* families: PN_FAM_NONE builds the tables without following the mutex families;
- * PN_FAM_BY_GROUPS picks each AND's guard by the groups it makes (pn_guard_pick),
- * PN_FAM_BY_SIZE by family size alone; pn_diff_calibrate keeps the one whose playouts
- * count less work. */
-enum { PN_FAM_NONE, PN_FAM_BY_GROUPS, PN_FAM_BY_SIZE };
-int pn_diff_build(pn_data *d, int families);
-void pn_diff_free(pn_diff_tables *t);
-void pn_play(const miai_game *g, void *state, const miai_move *moves);
-/* Sets diff.clear_joint, the way of the two that does less work on 16 playouts, drops
- * the family groups where they cost more than they save, and sets bits.enabled on
- * nets of 65-128 nodes (pn_bits_choose). */
-int pn_diff_calibrate(miai_game *g);
-uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
-                    uint32_t trace_cap, uint32_t *trace_len);
-/* n playouts on one work block, each from where the last one ended where that is
- * closer (ops->playouts for the batches the lanes leave); MIAI_ELIMIT without the
- * differential engine. */
-int pn_diff_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
-                     double *sum, uint64_t *plies);
 
 #endif

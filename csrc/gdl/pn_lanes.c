@@ -23,15 +23,15 @@
  * differential engine on the calibration playouts (their work count and their games'
  * lengths) and sets the least batch that runs in the lanes (PN_LANES_RATIO);
  * miai_playouts and a search's leaf playouts (miai_game_playouts) run smaller batches
- * one by one.
- * miai_gdl_lane_playouts records every lane's legal-move counts and moves so that
- * tests replay each game by the plain play.
+ * one by one (pn_engine.c chooses).
+ * miai_gdl_lane_playouts (pn_engine.c) records every lane's legal-move counts and moves
+ * so that tests replay each game by the plain play.  Calls no other file of csrc/gdl.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_internal.h"
+#include "pn_lanes.h"
 
 /* ---- tables ------------------------------------------------------------------- */
 
@@ -364,15 +364,6 @@ static void pn_lanes_run(const pn_data *d, const uint32_t *prog, uint32_t len, u
     else
         pn_lanes_run_plain(d, prog, len, v, base, mv);
 }
-
-/* What a test records of the batch's playouts, in the order they start (NULL: none). */
-typedef struct {
-    uint32_t cap;        /* plies recorded per playout */
-    miai_move *moves;    /* [n][cap][n_roles] each role's move */
-    uint32_t *counts;    /* [n][cap][n_roles] each role's legal moves */
-    uint32_t *plies;     /* [n] */
-    double *rewards;     /* [n][n_roles] */
-} pn_lane_trace;
 
 /* The work of a batch, allocated once. */
 typedef struct {
@@ -968,46 +959,9 @@ int pn_lanes_calibrate(miai_game *g) {
     return rc;
 }
 
-/* ---- the game's batch op and the test entry ------------------------------------- */
+/* ---- a batch ------------------------------------------------------------------- */
 
-int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
-                uint64_t *plies) {
-    const pn_data *d = g->data;
-    if (!d->lanes.min_batch || n < d->lanes.min_batch)
-        return n >= 2 ? pn_diff_playouts(g, state, n, rng, sum, plies) : MIAI_ELIMIT;
-    return pn_lanes_batch(g, state, n, rng, sum, plies, NULL, NULL);
-}
-
-int miai_gdl_lanes_min_batch(const miai_game *g, uint32_t *n) {
-    if (!g || !n || g->ops->playouts != pn_playouts) return MIAI_EINVAL;
-    *n = ((const pn_data *)g->data)->lanes.min_batch;
-    return MIAI_OK;
-}
-
-int miai_gdl_lanes_blocks(const miai_game *g, uint32_t *blocks, uint32_t *gates,
-                          uint64_t *work) {
-    if (!g || !blocks || !gates || !work || g->ops->playouts != pn_playouts) return MIAI_EINVAL;
-    const pn_lanes_tables *t = &((const pn_data *)g->data)->lanes;
-    *blocks = t->built ? t->n_blocks : 0;
-    *gates = 0;
-    for (uint32_t b = 0; b < *blocks; b++) *gates += t->blk_len[b];
-    *work = t->built ? t->work : 0;
-    return MIAI_OK;
-}
-
-int miai_gdl_lane_playouts(const miai_game *g, const void *state, uint32_t n, uint64_t seed,
-                           uint32_t cap, miai_move *moves, uint32_t *counts, uint32_t *plies,
-                           double *rewards) {
-    if (!g || !state || !moves || !counts || !plies || !rewards || g->ops->playouts != pn_playouts)
-        return MIAI_EINVAL;
-    if (n > MIAI_GDL_LANE_TRACE_MAX || cap > MIAI_GDL_LANE_TRACE_MAX) return MIAI_EINVAL;
-    const pn_data *d = g->data;
-    if (!d->lanes.built) return MIAI_ELIMIT;
-    pn_lane_trace tr = {.cap = cap, .moves = moves, .counts = counts, .plies = plies,
-                        .rewards = rewards};
-    miai_rng rng;
-    miai_rng_seed(&rng, seed);
-    double sum[MIAI_MAX_ROLES];
-    uint64_t total;
-    return pn_lanes_batch(g, state, n, &rng, sum, &total, &tr, NULL);
+int pn_lanes_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,
+                      double *sum, uint64_t *plies, const pn_lane_trace *tr) {
+    return pn_lanes_batch(g, state, n, rng, sum, plies, tr, NULL);
 }

@@ -4,8 +4,8 @@ reachable state, proved from the propnet.
 A score (``whiteScore 0`` .. ``whiteScore 100``), a counter (``step 1`` .. ``step 10``),
 whose turn it is (``control x``, ``control o``) or what stands on a cell (``cell 1 1 x``,
 ``cell 1 1 b``) is a family: its members are exclusive.  The differential engine uses
-that (csrc/gdl/pn_diff.c): a move reaching an AND with every member of a family only
-needs to reach the AND of the member that holds.
+that (csrc/gdl/pn_diff_tables.c, pn_diff.c): a move reaching an AND with every member
+of a family only needs to reach the AND of the member that holds.
 
 Candidates are read off the bases' shape: for a relation and a proper subset K of its
 argument positions (the key), the bases that agree on K form a group (``(coins ?p ?m)``
@@ -40,7 +40,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from engine.gdl.graph import reachable
-from engine.gdl.propnet import AND, BASE, FALSE, INPUT, MOVESET, NOT, OR, TRUE, FlatPropnet
+from engine.gdl.net import AND, BASE, FALSE, INPUT, MOVESET, NOT, OR, TRUE, FlatPropnet
 from engine.gdl.terms import args_of, arity_of, name_of
 
 MAX_TERMS = 512        # terms of a node's expansion before it stays an opaque literal

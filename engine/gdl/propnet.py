@@ -25,52 +25,20 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 
 from engine.gdl.errors import GdlCheckError
 from engine.gdl.graph import reachable, strongly_connected
 from engine.gdl.ground import Grounding
+from engine.gdl.mutex import gate_families, mutex_families
+from engine.gdl.net import AND, BASE, FALSE, INPUT, MOVESET, NOT, OR, TRUE, FlatPropnet
 from engine.gdl.terms import Term, name_of, to_text
 
-FALSE, TRUE, BASE, INPUT, AND, OR, NOT, MOVESET = range(8)
 # The mutex proofs (engine/gdl/mutex.py: the base families, then the gate families) may
 # each take MUTEX_SECONDS, or MUTEX_SHARE of the time the grounding and the build took
 # before them when that is more: their work grows with the net's (kalaha_2009's 100 k
 # nodes: about 13 s to prove its 17 base families, against 18 s to ground and build).
 MUTEX_SECONDS = 1.0
 MUTEX_SHARE = 1.0
-KIND_NAMES = ("false", "true", "base", "input", "and", "or", "not", "moveset")
-
-
-@dataclass
-class FlatPropnet:
-    """The arrays ``miai_gdl_create`` reads (see csrc/gdl/gdl_api.h)."""
-
-    kind: list[int]
-    arg: list[int]           # BASE: base index; INPUT: global move index
-    first_in: list[int]      # len(kind) + 1 offsets into inputs
-    inputs: list[int]
-    ranges: list[tuple[int, int]]
-    bases: list[Term]
-    next_node: list[int]
-    init: list[int]
-    roles: list[Term]
-    moves: list[list[Term]]  # per role
-    legal_node: list[int]    # per global move (role 0's moves, then role 1's, ...)
-    sets: list[list[int]]    # MOVESET k: global move indices, of any roles
-    terminal: int
-    goals: list[tuple[int, int, int]]  # (role, value, node)
-    seed: int
-    stats: dict[str, int] = field(default_factory=dict)
-    # A move whose legal_guarded flag is 1 is legal when its legal_node and its role's
-    # legal_guard (node 1, true, for none) both hold: see _legal_guards.
-    legal_guard: list[int] = field(default_factory=list)   # per role
-    legal_guarded: list[int] = field(default_factory=list)  # per global move
-    # Mutex families: base indices of which at most one holds in any reachable state
-    # (engine/gdl/mutex.py), each base in one family at most.
-    families: list[list[int]] = field(default_factory=list)
-    # Mutex families of gates (mutex.gate_families): node indices.
-    gate_families: list[list[int]] = field(default_factory=list)
 
 
 class _Net:
@@ -181,8 +149,6 @@ def build(grounding: Grounding) -> FlatPropnet:
                     legal_node, sets, terminal, goals, _rules_seed(grounding), stats,
                     guard)
     flat.legal_guarded = guarded
-    from engine.gdl.mutex import gate_families, mutex_families  # they read flat nets
-
     # each proof may take as long as MUTEX_SHARE of the grounding and the build so far
     budget = max(MUTEX_SECONDS, MUTEX_SHARE * (grounding.seconds + time.perf_counter() - start))
     flat.families = mutex_families(flat, budget)

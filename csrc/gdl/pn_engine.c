@@ -1,0 +1,204 @@
+/* pn_engine.c -- the chooser of the GDL playout engines.
+ *
+ * A propnet game has four ways to play: the plain evaluation (pn_plain.c, the
+ * reference), the differential engine (pn_diff*.c: one game, only what changes), the
+ * word-parallel evaluation (pn_bits.c: nets of at most 128 nodes in one or two words)
+ * and the lanes (pn_lanes.c: batches of 64 games, a game per bit).  This file builds
+ * their tables, weighs them once per game on the differential engine's calibration
+ * playouts (a count, not a clock), and dispatches the game's play(), playout() and
+ * playouts() to the one that plays; with it are gdl_api.h's functions that name or
+ * test an engine.  The only file that knows every engine; none of them calls it, and
+ * propnet.c (the vtable) calls the engines only through it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_bits.h"
+#include "pn_diff.h"
+#include "pn_engine.h"
+#include "pn_lanes.h"
+#include "pn_plain.h"
+
+/* ---- building and choosing ------------------------------------------------------- */
+
+int pn_engines_build(pn_data *d) {
+    int rc = pn_diff_build(d, PN_FAM_BY_GROUPS);
+    if (rc == MIAI_OK) rc = pn_bits_build(d);
+    if (rc == MIAI_OK) rc = pn_lanes_build(d);
+    return rc;
+}
+
+void pn_engines_free(pn_data *d) {
+    pn_diff_free(&d->diff);
+    pn_bits_free(&d->bits);
+    pn_lanes_free(&d->lanes);
+}
+
+/* The differential engine's way of a ply and its families (pn_diff_calibrate); its
+ * work a ply then decides whether a net of 65-128 nodes uses the word-parallel
+ * evaluation instead (pn_bits_choose) and which batches run in the lanes, once their
+ * guarded blocks are made (pn_lanes_calibrate, pn_lanes_choose).  Without the
+ * differential engine there is nothing to weigh them against: bits as built, no lanes. */
+int pn_engines_calibrate(miai_game *g) {
+    pn_data *d = g->data;
+    if (!d->diff.enabled) return MIAI_OK;
+    pn_diff_cost cost;
+    int rc = pn_diff_calibrate(g, &cost);
+    if (rc != MIAI_OK || !d->diff.enabled) return rc;
+    pn_bits_choose(d, cost.per_ply);
+    if ((rc = pn_lanes_calibrate(g)) != MIAI_OK) return rc;
+    pn_lanes_choose(d, cost.per_ply, cost.lengths, PN_CALIBRATION_PLAYOUTS);
+    return MIAI_OK;
+}
+
+/* ---- the game's play, playout and playouts --------------------------------------- */
+
+void pn_play(const miai_game *g, void *state, const miai_move *moves) {
+    const pn_data *d = g->data;
+    if (d->bits.enabled) {
+        pn_play_bits(g, state, moves);
+        return;
+    }
+    if (!d->diff.enabled || d->n_nodes < PN_DIFF_PLAY_MIN_NODES) {
+        pn_play_plain(g, state, moves);
+        return;
+    }
+    pn_diff_play(g, state, moves);
+}
+
+/* (the differential engine's way of a ply chosen by pn_diff_calibrate) */
+uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                    uint32_t trace_cap, uint32_t *trace_len) {
+    const pn_data *d = g->data;
+    if (d->bits.enabled)
+        return pn_bits_playout(g, state, rng, trace, trace_cap, trace_len, NULL, NULL);
+    if (!d->diff.enabled)
+        return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
+    return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL,
+                       d->diff.clear_joint, NULL);
+}
+
+/* (a batch the lanes leave goes to the differential engine unless the word-parallel
+ * evaluation comes first: then, and for a batch of one, the caller plays them one by
+ * one by playout()) */
+int pn_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng, double *sum,
+                uint64_t *plies) {
+    const pn_data *d = g->data;
+    if (!d->lanes.min_batch || n < d->lanes.min_batch) {
+        if (n < 2 || d->bits.enabled) return MIAI_ELIMIT;
+        return pn_diff_playouts(g, state, n, rng, sum, plies, 0);
+    }
+    return pn_lanes_playouts(g, state, n, rng, sum, plies, NULL);
+}
+
+/* ---- gdl_api.h: the engines named and tested ------------------------------------- */
+
+int miai_gdl_diff_playouts(const miai_game *g, const void *state, uint64_t n, uint64_t seed,
+                           int restart, double *sum, uint32_t cap, uint64_t *plies) {
+    if (!g || !state || !sum || !plies || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    if (n > MIAI_GDL_BATCH_MAX || cap < g->facts.n_roles || (restart != 0 && restart != 1))
+        return MIAI_EINVAL;
+    miai_rng rng;
+    miai_rng_seed(&rng, seed);
+    for (uint32_t r = 0; r < g->facts.n_roles; r++) sum[r] = 0.0;
+    *plies = 0;
+    if (((const pn_data *)g->data)->bits.enabled) return MIAI_ELIMIT; /* it comes first */
+    return pn_diff_playouts(g, state, n, &rng, sum, plies, restart);
+}
+
+int miai_gdl_playout_engine(const miai_game *g, int *engine) {
+    if (!g || !engine || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    *engine = d->bits.enabled        ? MIAI_GDL_ENGINE_BITS
+              : !d->diff.enabled     ? MIAI_GDL_ENGINE_NONE
+              : d->diff.clear_joint  ? MIAI_GDL_ENGINE_DIFF_CLEAR
+                                     : MIAI_GDL_ENGINE_DIFF;
+    return MIAI_OK;
+}
+
+int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarded) {
+    if (!g || !groups || !guarded || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    *groups = d->diff.enabled ? d->diff.n_groups : 0;
+    *guarded = d->diff.enabled ? d->diff.n_guarded : 0;
+    return MIAI_OK;
+}
+
+int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
+                           int engine, uint32_t *plies) {
+    if (!g || !state || !plies || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    if (engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, &engine);
+    if (engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
+    if (engine < MIAI_GDL_ENGINE_DIFF || engine > MIAI_GDL_ENGINE_DIFF_CLEAR) return MIAI_EINVAL;
+    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.built : !d->diff.enabled)
+        return MIAI_ELIMIT;
+    size_t size = g->facts.state_size;
+    uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
+    uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);
+    uint8_t *fast = malloc(size), *shadow = malloc(size), *plain = malloc(size);
+    miai_move *t1 = malloc(sizeof *t1 * cap), *t2 = malloc(sizeof *t2 * cap);
+    pn_check_ctx ctx = {.shadow = shadow, .v = malloc(d->n_nodes),
+                        .cnt = malloc(sizeof(int32_t) * d->n_nodes)};
+    int rc = MIAI_ENOMEM;
+    if (fast && shadow && plain && t1 && t2 && ctx.v && ctx.cnt) {
+        memcpy(fast, state, size);
+        memcpy(shadow, state, size);
+        memcpy(plain, state, size);
+        miai_rng r1, r2;
+        miai_rng_seed(&r1, seed);
+        miai_rng_seed(&r2, seed);
+        uint32_t l1 = 0, l2 = 0;
+        if (engine == MIAI_GDL_ENGINE_BITS)
+            *plies = pn_bits_playout(g, fast, &r1, t1, cap, &l1, shadow, &ctx.bad);
+        else
+            *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx,
+                                 engine == MIAI_GDL_ENGINE_DIFF_CLEAR, NULL);
+        uint32_t p2 = miai_generic_playout(g, plain, &r2, t2, cap, &l2);
+        int same = ctx.bad == 0 && p2 == *plies && l1 == l2 &&
+                   memcmp(t1, t2, sizeof *t1 * l1) == 0 && memcmp(fast, plain, size) == 0;
+        rc = same ? MIAI_OK : MIAI_ECORRUPT;
+    }
+    free(fast);
+    free(shadow);
+    free(plain);
+    free(t1);
+    free(t2);
+    free(ctx.v);
+    free(ctx.cnt);
+    return rc;
+}
+
+int miai_gdl_lanes_min_batch(const miai_game *g, uint32_t *n) {
+    if (!g || !n || g->ops->playouts != pn_playouts) return MIAI_EINVAL;
+    *n = ((const pn_data *)g->data)->lanes.min_batch;
+    return MIAI_OK;
+}
+
+int miai_gdl_lanes_blocks(const miai_game *g, uint32_t *blocks, uint32_t *gates,
+                          uint64_t *work) {
+    if (!g || !blocks || !gates || !work || g->ops->playouts != pn_playouts) return MIAI_EINVAL;
+    const pn_lanes_tables *t = &((const pn_data *)g->data)->lanes;
+    *blocks = t->built ? t->n_blocks : 0;
+    *gates = 0;
+    for (uint32_t b = 0; b < *blocks; b++) *gates += t->blk_len[b];
+    *work = t->built ? t->work : 0;
+    return MIAI_OK;
+}
+
+int miai_gdl_lane_playouts(const miai_game *g, const void *state, uint32_t n, uint64_t seed,
+                           uint32_t cap, miai_move *moves, uint32_t *counts, uint32_t *plies,
+                           double *rewards) {
+    if (!g || !state || !moves || !counts || !plies || !rewards || g->ops->playouts != pn_playouts)
+        return MIAI_EINVAL;
+    if (n > MIAI_GDL_LANE_TRACE_MAX || cap > MIAI_GDL_LANE_TRACE_MAX) return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    if (!d->lanes.built) return MIAI_ELIMIT;
+    pn_lane_trace tr = {.cap = cap, .moves = moves, .counts = counts, .plies = plies,
+                        .rewards = rewards};
+    miai_rng rng;
+    miai_rng_seed(&rng, seed);
+    double sum[MIAI_MAX_ROLES];
+    uint64_t total;
+    return pn_lanes_playouts(g, state, n, &rng, sum, &total, &tr);
+}
