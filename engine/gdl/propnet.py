@@ -35,7 +35,8 @@ from engine.gdl.terms import Term, name_of, to_text
 
 # The mutex proofs (engine/gdl/mutex.py: the base families, then the gate families) may
 # each take MUTEX_SECONDS, or MUTEX_SHARE of the time the grounding and the build took
-# before them when that is more: their work grows with the net's (kalaha_2009's 100 k
+# before them when that is more (CPU seconds of their threads, so that the families
+# proved do not depend on the machine's load): their work grows with the net's (kalaha_2009's 100 k
 # nodes: about 13 s to prove its 17 base families, against 18 s to ground and build).
 MUTEX_SECONDS = 1.0
 MUTEX_SHARE = 1.0
@@ -61,7 +62,7 @@ def _rules_seed(grounding: Grounding) -> int:
 
 def build(grounding: Grounding) -> FlatPropnet:
     """The optimised, flattened propnet of a grounding."""
-    start = time.perf_counter()
+    start = time.thread_time()
     program = grounding.program
     net = _Net()
     f_node, t_node = net.add(FALSE), net.add(TRUE)
@@ -150,7 +151,8 @@ def build(grounding: Grounding) -> FlatPropnet:
                     guard)
     flat.legal_guarded = guarded
     # each proof may take as long as MUTEX_SHARE of the grounding and the build so far
-    budget = max(MUTEX_SECONDS, MUTEX_SHARE * (grounding.seconds + time.perf_counter() - start))
+    budget = max(MUTEX_SECONDS,
+                 MUTEX_SHARE * (grounding.cpu_seconds + time.thread_time() - start))
     flat.families = mutex_families(flat, budget)
     flat.gate_families = gate_families(flat, flat.families, budget)
     flat.stats["families"] = len(flat.families)
