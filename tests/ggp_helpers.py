@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 
+from engine.gdl.sheets import PACKAGED
 from protocols.ggp.player import GgpPlayer, PlayerConfig
 from protocols.ggp.server import MAX_BODY, bound_port, make_app, serve
 
-GAMES = Path("../shared/ggp/games")
+GAMES = PACKAGED
 
 
 def rules(name: str) -> str:

@@ -20,7 +20,7 @@ import pytest
 from engine.errors import InvalidArgumentError, LimitError
 from engine.games import State
 from engine.gdl.game import GdlGame
-from engine.gdl.sheets import SHARED
+from engine.gdl.sheets import PACKAGED
 from engine.playouts import playout_run
 from tests.test_gdl_lanes import sheet
 from tests.test_gdl_propnet import NOT_GROUNDED
@@ -31,7 +31,7 @@ CI_SHEETS = ["connectFour.kif", "breakthrough.kif", "gt_prisoner.kif",
              "3pConnectFour.kif", "chomp.kif", "pentago.kif", "own:connect4.kif",
              "own:reach.kif"]
 SLOW = {"kalaha_2009.kif", "othello-comp2007.kif", "othelloSuicide.kif"}
-FULL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif") if p.name not in NOT_GROUNDED)
+FULL_SHEETS = sorted(p.name for p in PACKAGED.glob("*.kif") if p.name not in NOT_GROUNDED)
 SHEETS = sorted(set(CI_SHEETS) | (set(FULL_SHEETS) if FULL else set()))
 
 

@@ -28,11 +28,11 @@ from engine.gdl.game import DEFAULT_MAX_PLIES, BuildInfo, GdlGame, compile_propn
 from engine.gdl.propnet import build
 from engine.gdl.prover import Prover
 from engine.gdl.prover_game import ProverGame
+from engine.gdl.sheets import PACKAGED
 from engine.gdl.terms import Rule, name_of
 from tests.test_gdl_propnet import compare_random_game
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 OWN = ROOT / "tests" / "gdl" / "attributes.kif"
 FULL = os.environ.get("MIAI_FULL") == "1"
 
@@ -46,7 +46,7 @@ FULL_SHEETS = ["quarto.kif", "eightPuzzle.kif", "sheep_and_wolf.kif", "pentago.k
 
 
 def _text(name: str) -> str:
-    return OWN.read_text() if name == "attributes" else (SHARED / name).read_text()
+    return OWN.read_text() if name == "attributes" else (PACKAGED / name).read_text()
 
 
 def rewritten(program: Program, pick: int, moves: bool = False) -> tuple[Program, int]:
@@ -157,7 +157,7 @@ def test_kalaha_grounds_small_enough_for_the_differential_engine() -> None:
     games (and with the prover in test_gdl_propnet.py, MIAI_FULL=1)."""
     if not FULL:
         pytest.skip("grounding takes 20 CPU s and the whole-rule net 30 s: MIAI_FULL=1")
-    text = (SHARED / "kalaha_2009.kif").read_text()
+    text = (PACKAGED / "kalaha_2009.kif").read_text()
     bounds = grounder.Bounds(time_limit=300.0, cpu_time=True)
     game = load(text, name="kalaha", bounds=bounds)
     assert game.info.stats["moves_split"] == 1
@@ -193,7 +193,7 @@ def test_quarto_grounds_its_lines_decomposed() -> None:
     """quarto's row, column and diagonal rules join four cells through ``set``:
     grounded whole, 411 k ground rules and a 260 k-node net; decomposed, a few
     thousand nodes (docs/gdl.md)."""
-    text = (SHARED / "quarto.kif").read_text()
+    text = (PACKAGED / "quarto.kif").read_text()
     game = load(text, name="quarto")
     assert game.info.stats["split_rules"] == 4
     assert game.info.stats["nodes"] < 10_000
@@ -205,5 +205,5 @@ def test_a_rule_gains_nothing_stays_whole() -> None:
     """Tic-tac-toe's rules have no variable to eliminate; connectFour's lines have
     candidates, but their ground literals do not halve (``++`` fixes the cells)."""
     for name in ("tictactoe.kif", "connectFour.kif"):
-        game = load((SHARED / name).read_text(), name=name)
+        game = load((PACKAGED / name).read_text(), name=name)
         assert game.info.stats["split_rules"] == 0

@@ -18,7 +18,7 @@ from engine import games
 from engine.errors import InvalidArgumentError
 from engine.games import State
 from engine.gdl.game import GdlGame, LanePlayout, load
-from engine.gdl.sheets import SHARED
+from engine.gdl.sheets import PACKAGED
 from engine.playouts import playout_run
 from tests.test_gdl_propnet import NOT_GROUNDED
 
@@ -34,13 +34,13 @@ CI_SHEETS = ["roshambo2.kif", "gt_prisoner.kif", "bidding-tictactoe.kif", "4pttc
              "own:attributes.kif", "own:reach.kif", "battle.kif"]
 # Nets whose plain play is too slow to replay hundreds of games in a test.
 SLOW_REPLAY = {"kalaha_2009.kif", "othello-comp2007.kif", "othelloSuicide.kif"}
-FULL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif")
+FULL_SHEETS = sorted(p.name for p in PACKAGED.glob("*.kif")
                      if p.name not in NOT_GROUNDED | SLOW_REPLAY)
 
 
 @cache
 def sheet(name: str, max_plies: int = 10_000) -> GdlGame:
-    path = OWN / name[4:] if name.startswith("own:") else SHARED / name
+    path = OWN / name[4:] if name.startswith("own:") else PACKAGED / name
     return load(path.read_text(), name=path.stem[:24], max_plies=max_plies)
 
 

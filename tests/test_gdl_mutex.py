@@ -45,11 +45,11 @@ from engine.gdl.mutex import (
 )
 from engine.gdl.propnet import AND, BASE, FALSE, INPUT, MOVESET, NOT, OR, TRUE, FlatPropnet, build
 from engine.gdl.prover import Prover
+from engine.gdl.sheets import PACKAGED
 from engine.gdl.terms import to_text
 from engine.playouts import playout_run
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 FULL = os.environ.get("MIAI_FULL") == "1"
 
 # Sheets with families (and a prover fast enough for CI); MIAI_FULL adds slower ones.
@@ -124,7 +124,7 @@ def global_moves(net: FlatPropnet, joint: list) -> list[int]:
 
 @pytest.mark.parametrize("name", SHEETS)
 def test_families_hold_along_prover_games(name: str) -> None:
-    text = (SHARED / name).read_text()
+    text = (PACKAGED / name).read_text()
     net = net_of(text)
     assert net.families or net.gate_families, f"{name}: no family proved"
     prover = Prover(load_program(text))
@@ -222,7 +222,7 @@ def test_families_that_hold_only_together_are_proved() -> None:
 
 
 def test_candidates_come_from_the_bases_shape() -> None:
-    net = net_of((SHARED / "bidding-tictactoe.kif").read_text())
+    net = net_of((PACKAGED / "bidding-tictactoe.kif").read_text())
     keys = {(c.relation, c.key) for c in candidates(net)}
     assert (("coins", 2), (0,)) in keys          # one amount per player
     assert (("cell", 3), (0, 1)) in keys         # one mark per cell
@@ -234,7 +234,7 @@ def test_candidates_come_from_the_bases_shape() -> None:
 
 
 def test_out_of_time_proves_nothing() -> None:
-    net = net_of((SHARED / "gt_prisoner.kif").read_text())
+    net = net_of((PACKAGED / "gt_prisoner.kif").read_text())
     assert mutex_families(net, seconds=0.0) == []
     assert gate_families(net, mutex_families(net), seconds=0.0) == []
 
@@ -246,7 +246,7 @@ def game_of(net: FlatPropnet) -> GdlGame:
 
 @pytest.fixture(scope="module")
 def prisoner() -> FlatPropnet:
-    return net_of((SHARED / "gt_prisoner.kif").read_text())
+    return net_of((PACKAGED / "gt_prisoner.kif").read_text())
 
 
 def test_gt_prisoner_follows_its_scores_through_groups(prisoner: FlatPropnet) -> None:
@@ -317,7 +317,7 @@ def test_a_planted_family_is_caught_and_playouts_stay_right(prisoner: FlatPropne
 
 def test_a_family_of_lazy_gates_is_left_unused() -> None:
     # the goals' gates are not kept current by a ply: such a family is ignored
-    text = (SHARED / "roshambo2.kif").read_text()
+    text = (PACKAGED / "roshambo2.kif").read_text()
     net = net_of(text)
     goals = [g for _, _, g in net.goals if net.kind[g] in (AND, OR, NOT)]
     game = game_of(dataclasses.replace(net, gate_families=[goals[:2]]))
@@ -328,13 +328,13 @@ def test_a_family_of_lazy_gates_is_left_unused() -> None:
 def test_loading_reports_the_families(capsys: pytest.CaptureFixture[str]) -> None:
     from engine.cli import main
 
-    game = load((SHARED / "gt_prisoner.kif").read_text(), "gt_prisoner")
+    game = load((PACKAGED / "gt_prisoner.kif").read_text(), "gt_prisoner")
     assert game.info.stats["families"] >= 2 and game.info.stats["gate_families"] >= 4
     assert game.family_groups[0] >= 4
-    assert main(["gdl", str(SHARED / "gt_prisoner.kif"), "-n", "0"]) == 0
+    assert main(["gdl", str(PACKAGED / "gt_prisoner.kif"), "-n", "0"]) == 0
     assert "4 of gates, followed through" in capsys.readouterr().out
     # roshambo2's groups cost more than they save on the calibration playouts
-    assert load((SHARED / "roshambo2.kif").read_text()).family_groups == (0, 0)
+    assert load((PACKAGED / "roshambo2.kif").read_text()).family_groups == (0, 0)
 
 
 # -- the failure search split by variables, against the search pair by pair -----------
@@ -395,7 +395,7 @@ TRAPS = {"COUNTER": COUNTER, "MARKS": MARKS, "PHASES": PHASES, "BOTH": BOTH}
 @pytest.mark.parametrize("name", [*TRAPS, *PARTITION_SHEETS,
                                   *(PARTITION_FULL if FULL else [])])
 def test_split_failure_search_finds_what_pairs_find(name: str) -> None:
-    net = net_of(TRAPS[name] if name in TRAPS else (SHARED / name).read_text())
+    net = net_of(TRAPS[name] if name in TRAPS else (PACKAGED / name).read_text())
     terms = _Terms(net, float("inf"), MAX_TERMS_WIDE)
     kept = candidates(net)
     next_terms = {b: terms.of(net.next_node[b]) for c in kept for g in c.groups for b in g}
@@ -420,7 +420,7 @@ def test_split_failure_search_finds_what_pairs_find(name: str) -> None:
 @pytest.mark.skipif(not FULL, reason="grounding kalaha_2009 takes 20 s: run with MIAI_FULL=1")
 def test_kalaha_families_are_proved_and_followed() -> None:
     # 606 k terms in its members' next nodes: the pairs alone would take hours
-    text = (SHARED / "kalaha_2009.kif").read_text()
+    text = (PACKAGED / "kalaha_2009.kif").read_text()
     net = net_of(text)
     fams = {tuple(sorted(to_text(net.bases[b]) for b in f)) for f in net.families}
     pits = [f for f in fams if f[0].startswith("(pit ")]

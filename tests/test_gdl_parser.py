@@ -1,4 +1,4 @@
-"""GDL parser and checks: every shared rulesheet, each check on a broken sheet, and
+"""GDL parser and checks: every packaged rulesheet, each check on a broken sheet, and
 fuzzing (mutated rulesheets never raise anything but the engine's own errors)."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from engine.errors import MiaiError, ParseError
 from engine.gdl.checks import analyse, load_program
 from engine.gdl.errors import GdlCheckError, GdlError
 from engine.gdl.parser import normalize_term_text, parse
+from engine.gdl.sheets import PACKAGED
 
 ROOT = Path(__file__).resolve().parent.parent
-SHEETS = sorted((ROOT.parent / "shared" / "ggp" / "games").glob("*.kif"))
+SHEETS = sorted(PACKAGED.glob("*.kif"))
 # Sheets rejected by the checks, with the reason (none so far: all 57 are valid).
 INVALID: dict[str, str] = {}
 
@@ -31,7 +32,7 @@ MINI = """
 """
 
 
-def test_shared_rulesheets_exist() -> None:
+def test_packaged_rulesheets_exist() -> None:
     assert len(SHEETS) == 57
 
 

@@ -1,4 +1,4 @@
-"""The C propnet against the reference prover on the shared rulesheets, the
+"""The C propnet against the reference prover on the packaged rulesheets, the
 hand-written Tic-tac-toe and Connect Four against miai's C games, and the propnet's
 contract as a miai game (keys, copies, move texts, malformed descriptions).
 
@@ -24,11 +24,11 @@ from engine.gdl.ground import DEFAULT_BOUNDS, Bounds, ground
 from engine.gdl.parser import parse_term
 from engine.gdl.propnet import BASE, FlatPropnet, build
 from engine.gdl.prover_game import ProverGame
+from engine.gdl.sheets import PACKAGED
 from engine.gdl.terms import to_text
 from engine.playouts import playout_run
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 OWN = ROOT / "tests" / "gdl"
 FULL = os.environ.get("MIAI_FULL") == "1"
 
@@ -52,7 +52,7 @@ QUICK = [
     "onestep.kif", "pawn_whopping.kif", "roshambo2.kif", "sum15.kif", "switches.kif",
     "tictactoe.kif",
 ]
-ALL_SHEETS = sorted(p.name for p in SHARED.glob("*.kif"))
+ALL_SHEETS = sorted(p.name for p in PACKAGED.glob("*.kif"))
 GROUNDED = [n for n in ALL_SHEETS if n not in NOT_GROUNDED]
 # Random games per sheet under MIAI_FULL=1: 200, except where the prover is slowest.
 GAMES_FULL = {"othello-comp2007.kif": 20, "othelloSuicide.kif": 20, "knightwar.kif": 50,
@@ -64,12 +64,12 @@ CI_PLIES = 30  # CI compares the first CI_PLIES plies of each game
 @cache
 def propnet(name: str) -> GdlGame:
     bounds = Bounds(cpu_time=True) if name in NEAR_BOUND else DEFAULT_BOUNDS
-    return load((SHARED / name).read_text(), name=name[:24], bounds=bounds)
+    return load((PACKAGED / name).read_text(), name=name[:24], bounds=bounds)
 
 
 @cache
 def prover(name: str) -> ProverGame:
-    return ProverGame((SHARED / name).read_text(), name=name)
+    return ProverGame((PACKAGED / name).read_text(), name=name)
 
 
 def compare_random_game(game: GdlGame, oracle: ProverGame, rng: random.Random,
@@ -126,7 +126,7 @@ def test_sheets_listed_as_not_grounded_are_over_the_bound(name: str) -> None:
     if not FULL:
         pytest.skip("each takes up to the 30 s bound: run with MIAI_FULL=1")
     with pytest.raises(LimitError):
-        load((SHARED / name).read_text(), bounds=Bounds(cpu_time=True))
+        load((PACKAGED / name).read_text(), bounds=Bounds(cpu_time=True))
 
 
 def check_playouts_along_a_game(game: GdlGame, rng: random.Random, n: int,
@@ -260,7 +260,7 @@ def test_breakthrough_grounds_and_agrees_on_one_game() -> None:
 
 
 def test_sheets_over_the_bound_fall_back_to_the_prover(caplog: pytest.LogCaptureFixture) -> None:
-    chess = (SHARED / "chess.kif").read_text()
+    chess = (PACKAGED / "chess.kif").read_text()
     with pytest.raises(GroundingLimitError):
         load(chess, bounds=Bounds(time_limit=1.0, max_atoms=20_000))
     text = (OWN / "connect4.kif").read_text()
@@ -411,7 +411,7 @@ def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def _flat(name: str) -> FlatPropnet:
-    return build(ground(load_program((SHARED / name).read_text())))
+    return build(ground(load_program((PACKAGED / name).read_text())))
 
 
 def test_alternating_games_get_turn_guards_and_two_role_move_sets() -> None:

@@ -1,5 +1,5 @@
 """The reference prover against independent truths: miai's C Tic-tac-toe, OpenSpiel's
-Connect Four and Breakthrough, and hand-checked facts of the shared rulesheets."""
+Connect Four and Breakthrough, and hand-checked facts of the packaged rulesheets."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from engine import games
 from engine.errors import GameOverError, IllegalMoveError, StateError
 from engine.gdl.parser import parse_term
 from engine.gdl.prover_game import ProverGame
+from engine.gdl.sheets import PACKAGED
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "ggp" / "games"
 OWN = ROOT / "tests" / "gdl"
 FULL = os.environ.get("MIAI_FULL") == "1"
 
@@ -26,8 +26,8 @@ def cell_of(text: str) -> int:
     return (int(term[1]) - 1) * 3 + int(term[2]) - 1
 
 
-@pytest.mark.parametrize("sheet", [OWN / "tictactoe.kif", SHARED / "tictactoe.kif"],
-                         ids=["own", "shared"])
+@pytest.mark.parametrize("sheet", [OWN / "tictactoe.kif", PACKAGED / "tictactoe.kif"],
+                         ids=["own", "packaged"])
 def test_tictactoe_matches_the_c_game(sheet: Path) -> None:
     gdl = ProverGame(sheet.read_text())
     c_game = games.create("tictactoe")
@@ -66,16 +66,16 @@ def test_connect4_matches_openspiel() -> None:
 def test_breakthrough_opening_matches_openspiel() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     spiel = pyspiel.load_game("breakthrough").new_initial_state()
-    gdl = ProverGame((SHARED / "breakthrough.kif").read_text()).initial_state()
+    gdl = ProverGame((PACKAGED / "breakthrough.kif").read_text()).initial_state()
     assert len(gdl.legal_moves()) == len(spiel.legal_actions()) == 22
 
 
 def test_simultaneous_and_single_player_sheets() -> None:
-    roshambo = ProverGame((SHARED / "roshambo2.kif").read_text()).initial_state()
+    roshambo = ProverGame((PACKAGED / "roshambo2.kif").read_text()).initial_state()
     assert roshambo.to_move == games.SIMULTANEOUS
     with pytest.raises(StateError):
         roshambo.play(roshambo.legal_moves(0)[0])
-    hanoi = ProverGame((SHARED / "hanoi.kif").read_text()).initial_state()
+    hanoi = ProverGame((PACKAGED / "hanoi.kif").read_text()).initial_state()
     assert hanoi.to_move == 0 and hanoi.legal_moves()
 
 
@@ -136,7 +136,7 @@ def test_semi_naive_static_facts_equal_naive_iteration(name: str) -> None:
     from engine.gdl.checks import load_program
     from engine.gdl.prover import Prover, _Facts
 
-    program = load_program((SHARED / name).read_text())
+    program = load_program((PACKAGED / name).read_text())
     prover = Prover(program)
     static = [[n for n in comp if n not in program.dynamic] for comp in program.components]
     assert any(n in program.recursive for comp in static for n in comp)
@@ -152,7 +152,7 @@ def test_colonel_blotto_sums_are_built_in_seconds() -> None:
     a > b of 0..100 with a - b in 1..10."""
     from engine.gdl.prover import prover_for
 
-    prover = prover_for((SHARED / "colonelBlotto.kif").read_text())
+    prover = prover_for((PACKAGED / "colonelBlotto.kif").read_text())
     sums = {tuple(int(x) for x in a[1:]) for a in prover._static.atoms["sum"]}
     assert sums == {(x, y, x + y) for x in range(101) for y in range(101) if x + y <= 100}
     gts = {tuple(int(x) for x in a[1:]) for a in prover._static.atoms["gt"]}

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.gdl.game import load
+from engine.gdl.sheets import sheet_path
 from protocols.ggp import kif
 
-TTT = Path("../shared/ggp/games/tictactoe.kif").read_text()
+TTT = sheet_path("tictactoe").read_text()
 
 
 def test_info_any_case_and_spacing() -> None:

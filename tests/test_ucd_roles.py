@@ -12,13 +12,13 @@ import math
 import random
 import zlib
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from engine import games
 from engine.errors import InvalidArgumentError
 from engine.gdl.game import load
+from engine.gdl.sheets import PACKAGED
 from engine.search import UCD, UCT, Search
 from protocols.ggp.thinker import SearchThinker
 from tests.variant_dump import (
@@ -32,7 +32,7 @@ from tests.variant_dump import (
 )
 
 INF = math.inf
-GAMES = Path(__file__).resolve().parent.parent.parent / "shared" / "ggp" / "games"
+GAMES = PACKAGED
 BACKUPS = ["descent", "all", "incremental"]
 
 

@@ -6,15 +6,15 @@ UCT at its simultaneous nodes without failing."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from engine.gdl.game import load
+from engine.gdl.sheets import PACKAGED
 from engine.search import UCT, Search, algorithm_from_spec
 from tests.variant_dump import root_stats
 
-GAMES = Path(__file__).resolve().parent.parent.parent / "shared" / "ggp" / "games"
+GAMES = PACKAGED
 SPECS = [
     ("ucd", {"d1": "inf", "d2": "inf", "d3": "inf"}),
     ("ucd", {"backup": "all", "solver": "1"}),
