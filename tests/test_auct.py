@@ -13,9 +13,9 @@ import pytest
 from engine import games
 from engine.errors import InvalidArgumentError
 from engine.search import AUCT, DUCT, UCT, Search, algorithm_from_spec
+from tests.helpers.auct import ACC_FLAG, Replay, stored_velocity_ok
 from tests.reference import auct as rauct
 from tests.reference import mcts as rmcts
-from tests.test_auct_rave import ACC_FLAG, Replay, stored_velocity_ok
 from tests.variant_dump import edge_records, random_walk_state, root_stats, terms
 
 

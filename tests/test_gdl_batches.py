@@ -22,8 +22,7 @@ from engine.games import State
 from engine.gdl.game import GdlGame
 from engine.gdl.sheets import PACKAGED
 from engine.playouts import playout_run
-from tests.test_gdl_lanes import sheet
-from tests.test_gdl_propnet import NOT_GROUNDED
+from tests.helpers.gdl import NOT_GROUNDED, sheet
 
 FULL = os.environ.get("MIAI_FULL") == "1"
 CI_SHEETS = ["connectFour.kif", "breakthrough.kif", "gt_prisoner.kif",

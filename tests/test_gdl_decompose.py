@@ -30,7 +30,7 @@ from engine.gdl.prover import Prover
 from engine.gdl.prover_game import ProverGame
 from engine.gdl.sheets import PACKAGED
 from engine.gdl.terms import Rule, name_of
-from tests.test_gdl_propnet import compare_random_game
+from tests.helpers.gdl import compare_random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN = ROOT / "tests" / "gdl" / "attributes.kif"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import os
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,10 @@ import pytest
 from engine import games
 from engine.errors import InvalidArgumentError
 from engine.games import State
-from engine.gdl.game import GdlGame, LanePlayout, load
+from engine.gdl.game import GdlGame, LanePlayout
 from engine.gdl.sheets import PACKAGED
 from engine.playouts import playout_run
-from tests.test_gdl_propnet import NOT_GROUNDED
+from tests.helpers.gdl import NOT_GROUNDED, sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN = ROOT / "tests" / "gdl"
@@ -36,12 +35,6 @@ CI_SHEETS = ["roshambo2.kif", "gt_prisoner.kif", "bidding-tictactoe.kif", "4pttc
 SLOW_REPLAY = {"kalaha_2009.kif", "othello-comp2007.kif", "othelloSuicide.kif"}
 FULL_SHEETS = sorted(p.name for p in PACKAGED.glob("*.kif")
                      if p.name not in NOT_GROUNDED | SLOW_REPLAY)
-
-
-@cache
-def sheet(name: str, max_plies: int = 10_000) -> GdlGame:
-    path = OWN / name[4:] if name.startswith("own:") else PACKAGED / name
-    return load(path.read_text(), name=path.stem[:24], max_plies=max_plies)
 
 
 def replay(game: GdlGame, start: State, run: LanePlayout) -> None:

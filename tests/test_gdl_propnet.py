@@ -27,17 +27,12 @@ from engine.gdl.prover_game import ProverGame
 from engine.gdl.sheets import PACKAGED
 from engine.gdl.terms import to_text
 from engine.playouts import playout_run
+from tests.helpers.gdl import NOT_GROUNDED, compare_random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN = ROOT / "tests" / "gdl"
 FULL = os.environ.get("MIAI_FULL") == "1"
 
-# Over the default grounding bound (docs/gdl.md says why); the player uses the prover.
-NOT_GROUNDED = {
-    "ad_game_2x2.kif", "amazons.kif", "checkers.kif", "chess.kif",
-    "chineseCheckers6p.kif", "crisscross.kif", "laikLee_hex.kif",
-    "merrills.kif", "skirmish.kif", "sudoku.kif",
-}
 # Grounds in about 20 CPU s (twice: its first grounding is over 262,144 instances):
 # compared with the prover under MIAI_FULL only, loaded with the bound in CPU seconds
 # (a loaded machine stretches the wall clock); tests/test_gdl_decompose.py also
@@ -70,34 +65,6 @@ def propnet(name: str) -> GdlGame:
 @cache
 def prover(name: str) -> ProverGame:
     return ProverGame((PACKAGED / name).read_text(), name=name)
-
-
-def compare_random_game(game: GdlGame, oracle: ProverGame, rng: random.Random,
-                        max_plies: int) -> None:
-    """Play one random game on both; compare everything at every state."""
-    s, p = game.initial_state(), oracle.initial_state()
-    assert game.roles == oracle.roles
-    for _ in range(max_plies):
-        assert game.true_facts(s) == p.true_facts()
-        s.check()
-        assert s.keys() == s.keys_from_scratch()
-        assert s.to_move == p.to_move
-        rule = [[game.moves[r][m] for m in game.rule_moves(s, r)] for r in range(game.n_roles)]
-        assert [sorted(m) for m in rule] == [sorted(p.rule_moves(r)) for r in range(game.n_roles)]
-        if s.is_terminal():
-            assert p.is_terminal()
-            assert s.rewards() == p.rewards()
-            return
-        joint = [rng.choice(m) for m in rule]
-        if s.to_move >= 0:
-            mover = s.to_move
-            assert sorted(game.move_to_text(m, mover) for m in s.legal_moves()) == sorted(
-                p.legal_moves())
-            s.play(joint[mover])
-            p.play(joint[mover])
-        else:
-            s.play_joint(joint)
-            p.play_joint(joint)
 
 
 @pytest.mark.parametrize("name", QUICK)
