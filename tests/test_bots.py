@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 from dataclasses import dataclass, field
@@ -26,9 +25,6 @@ from engine.errors import (
     StateError,
     UnknownNameError,
 )
-
-HAS_SEARCH = importlib.util.find_spec("engine.search") is not None
-needs_search = pytest.mark.skipif(not HAS_SEARCH, reason="engine.search not merged yet")
 
 # Small but non-default parameters (as in test_games_generic), so matches stay short.
 PARAMS: dict[str, dict[str, float]] = {
@@ -188,9 +184,8 @@ def test_presets_expand_with_given_keys_winning(monkeypatch: pytest.MonkeyPatch)
 
 # ---------------------------------------------------------------- every bot, every game
 
-BOT_SPECS = ["random", "mc:playouts=3", "mc:iterations=20", "mc:seconds=0.001,playouts=50"]
-if HAS_SEARCH:
-    BOT_SPECS += ["uct:iterations=30", "uct:iterations=30,mode=tree,reuse=0"]
+BOT_SPECS = ["random", "mc:playouts=3", "mc:iterations=20", "mc:seconds=0.001,playouts=50",
+             "uct:iterations=30", "uct:iterations=30,mode=tree,reuse=0"]
 
 
 @pytest.mark.parametrize("spec", BOT_SPECS)
@@ -468,17 +463,9 @@ def test_search_bot_drops_its_tree_when_the_position_is_unknown() -> None:
     assert len(FakeSearch.made) == 2
 
 
-def test_search_bot_without_engine_search_is_an_unknown_name() -> None:
-    if HAS_SEARCH:
-        pytest.skip("engine.search is present")
-    with pytest.raises(UnknownNameError, match="engine.search"):
-        make_bot("uct", games.create("tictactoe"))
-
-
 # ---------------------------------------------------------------- the real search
 
 
-@needs_search
 def test_uct_bot_reports_a_search() -> None:
     game = games.create("tictactoe")
     bot = make_bot("uct:iterations=500", game, seed=1)
@@ -494,25 +481,20 @@ def test_uct_bot_reports_a_search() -> None:
     assert sum(m.visits for m in report.moves) <= report.iterations + 1
 
 
-@needs_search
 def test_unknown_algorithm_lists_the_bots() -> None:
     with pytest.raises(UnknownNameError) as info:
         make_bot("nosuchalgorithm", games.create("tictactoe"))
     assert "random" in str(info.value)
 
 
-@needs_search
 def test_bad_algorithm_parameter_is_an_error_when_made() -> None:
     with pytest.raises(MiaiError):
         make_bot("uct:nosuchkey=1", games.create("tictactoe"))
 
 
-@needs_search
 @pytest.mark.parametrize(("name", "games_n", "iterations", "minimum"),
                          [("tictactoe", 10, 400, 8.0), ("connect4", 4, 400, 3.0)])
 def test_uct_beats_random(name: str, games_n: int, iterations: int, minimum: float) -> None:
-    if name not in games.available():
-        pytest.skip(f"{name} not merged yet")
     game = games.create(name)
     result = play_match(game, [f"uct:c=0.5,iterations={iterations}", "random"], games_n,
                         seed=5)
@@ -555,7 +537,6 @@ def test_search_bot_at_simultaneous_states_searches_for_its_role() -> None:
     assert search.advanced == joint[:2]
 
 
-@needs_search
 def test_seeded_search_bots_are_deterministic() -> None:
     game = games.create("tictactoe")
     specs = ["uct:iterations=100", "uct:iterations=100,c=1.2,mode=tree"]

@@ -178,10 +178,6 @@ def test_analyse_errors_and_reportless_bots(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "no search report" in out
 
 
-@pytest.mark.skipif(
-    not __import__("importlib").util.find_spec("engine.search"),
-    reason="engine.search not merged yet",
-)
 def test_analyse_with_uct(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "analyse", "tictactoe", "--moves", "a1", "a3", "b1", "b3",
                            "--bot", "uct:iterations=300")

@@ -27,6 +27,7 @@ from engine.gdl.prover_game import ProverGame
 from engine.gdl.sheets import PACKAGED
 from engine.gdl.terms import to_text
 from engine.playouts import playout_run
+from engine.search import Search
 from tests.helpers.gdl import NOT_GROUNDED, compare_random_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,12 +358,11 @@ def test_hand_built_propnet_and_malformed_descriptions_refused() -> None:
 
 def test_c_search_plays_a_gdl_game() -> None:
     """The C MCTS runs on the propnet game like on any C game: it finds the win."""
-    search_mod = pytest.importorskip("engine.search")
     game = load((OWN / "connect4.kif").read_text(), name="gdl-connect4")
     state = game.initial_state()
     for m in ["(drop 1)", "(drop 2)", "(drop 1)", "(drop 2)", "(drop 1)", "(drop 3)"]:
         state.play(m)
-    result = search_mod.Search(state, iterations=3000, seed=1).run()
+    result = Search(state, iterations=3000, seed=1).run()
     assert result.best_text == "(drop 1)"  # red completes column 1
 
 
