@@ -1,6 +1,7 @@
 """The game contract (tests/helpers/contract.py) run on every registered hand-written
 game and on grounded GDL nets: a few small sheets in CI (alternating and simultaneous,
-one to four roles), every sheet that grounds with MIAI_FULL=1.
+one to four roles, roles with move sets of different sizes), every sheet that grounds
+with MIAI_FULL=1.
 
 Each game's own rules are checked against an independent truth in tests/games/ (and
 the GDL nets against the prover in test_gdl_propnet.py); this file checks the contract
@@ -41,9 +42,9 @@ PARAMS: dict[str, dict[str, float]] = {
 ALL = sorted(games.available())
 
 # Alternating (tictactoe, connectFour), simultaneous (roshambo2, gt_prisoner), one role
-# (hanoi), three (tictactoe_3player) and four (4pttc).
+# (hanoi), three (tictactoe_3player) and four (4pttc); roles with 64 and 3 moves (guess).
 CI_SHEETS = ["tictactoe", "connectFour", "roshambo2", "gt_prisoner", "hanoi",
-             "tictactoe_3player", "4pttc"]
+             "tictactoe_3player", "4pttc", "guess"]
 GROUNDED = [n for n in sheet_names() if n + ".kif" not in NOT_GROUNDED]
 SHEETS = GROUNDED if FULL else CI_SHEETS
 
