@@ -8,8 +8,8 @@ import pytest
 
 from engine.search import Search
 from engine.search.auct_rave import accelerated_edges
+from tests.helpers.variant_dump import EdgeRecord, edge_records
 from tests.reference import auct as rauct
-from tests.variant_dump import EdgeRecord, edge_records
 
 ACC_FLAG = 0x1000  # MIAI_EDGE_ACC (algos.h): the policy's own bit, RAVE never sets it
 
