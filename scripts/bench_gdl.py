@@ -1,7 +1,7 @@
 """GDL speed: per rulesheet, grounding time, propnet size, random playouts per second
 with the propnet (in C) and with the reference prover (Python), in one run.
 
-    python3 scripts/bench_gdl.py                       # every shared rulesheet
+    python3 scripts/bench_gdl.py                       # every packaged rulesheet
     python3 scripts/bench_gdl.py tests/gdl/tictactoe.kif tests/gdl/connect4.kif
     python3 scripts/bench_gdl.py --seconds 2 --prover-seconds 5 breakthrough
     python3 scripts/bench_gdl.py --mcts 2 --prover-seconds 0 tictactoe connectFour
@@ -113,7 +113,7 @@ def prover_speed(text: str, seconds: float) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sheets", nargs="*", help="rulesheet paths or names in ../shared/ggp/games")
+    ap.add_argument("sheets", nargs="*", help="rulesheet paths or names in engine/gdl/rulesheets")
     ap.add_argument("--seconds", type=float, default=1.0, help="propnet timing per sheet")
     ap.add_argument("--prover-seconds", type=float, default=2.0, help="prover timing per sheet")
     ap.add_argument("--ground-seconds", type=float, default=30.0, help="grounding bound (CPU s)")

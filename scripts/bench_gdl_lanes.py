@@ -6,7 +6,7 @@ that keep one-by-one playouts), run in the lanes (miai_playouts) and one by one
 mean the choice (csrc/gdl/pn_lanes.c, pn_lanes_choose) takes the lanes where they
 lose.
 
-    python3 scripts/bench_gdl_lanes.py                     # every shared rulesheet
+    python3 scripts/bench_gdl_lanes.py                     # every packaged rulesheet
     python3 scripts/bench_gdl_lanes.py --seconds 0.5 roshambo2 gt_prisoner
 """
 
@@ -42,7 +42,7 @@ def rate(game: GdlGame, batch: int, lanes: bool, seconds: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sheets", nargs="*", help="rulesheet paths or names in ../shared/ggp/games")
+    ap.add_argument("sheets", nargs="*", help="rulesheet paths or names in engine/gdl/rulesheets")
     ap.add_argument("--seconds", type=float, default=1.0, help="timing per batch size and way")
     args = ap.parse_args(argv)
     paths = sheet_paths(args.sheets)

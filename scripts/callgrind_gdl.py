@@ -73,7 +73,7 @@ def count(name: str, playouts: int, workdir: Path, valgrind: bool = True,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sheets", nargs="*", help="rulesheet paths or names in "
-                        "../shared/ggp/games")
+                        "engine/gdl/rulesheets")
     parser.add_argument("--playouts", type=int, default=200,
                         help="playouts counted per sheet (seed 1)")
     parser.add_argument("--no-valgrind", action="store_true",

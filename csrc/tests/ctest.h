@@ -2,7 +2,7 @@
  *
  * Each csrc/tests/test_*.c is one program: it defines tests with CTEST(name) and
  * lists them in main via ctest_run().  The program prints "N passed, M failed" and
- * exits nonzero on any failure.  tests/test_c_sanitizers.py compiles every such file
+ * exits nonzero on any failure.  tests/core/test_c_sanitizers.py compiles every such file
  * with the whole core under -fsanitize=address,undefined and runs it.
  */
 #ifndef MIAI_CTEST_H

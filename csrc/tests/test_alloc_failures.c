@@ -2,7 +2,7 @@
  *
  * link: -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
  *
- * The harness (tests/test_c_sanitizers.py) links this program with the flags of the
+ * The harness (tests/core/test_c_sanitizers.py) links this program with the flags of the
  * `link:` line above, so every malloc, calloc and realloc of the core goes through the
  * wrappers below.  They fail on demand: the k-th allocation of a search only, or every
  * allocation from the k-th on.  For each algorithm and each k up to the number of

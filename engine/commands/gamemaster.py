@@ -17,7 +17,7 @@ from pathlib import Path
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("gamemaster", help="run GGP matches between HTTP players")
-    p.add_argument("game", help="a .kif file, or the name of a game in ../shared/ggp/games")
+    p.add_argument("game", help="a .kif file, or the name of a game in engine/gdl/rulesheets")
     p.add_argument("--player", action="append", default=[], metavar="URL",
                    help="a player's address, once per role in role order")
     p.add_argument("--bot", default="uct:c=0.4", metavar="SPEC",
@@ -45,13 +45,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def find_rules(game: str) -> tuple[str, str]:
-    """(name, rules text) of a game given as a path or a shared game's name."""
+    """(name, rules text) of a game given as a path or a packaged game's name."""
     from engine.errors import InvalidArgumentError
-    from engine.gdl.sheets import SHARED, sheet_path
+    from engine.gdl.sheets import PACKAGED, sheet_path
 
     path = sheet_path(game)
     if not path.is_file():
-        raise InvalidArgumentError(f"no game {game!r} (not a file, not in {SHARED})")
+        raise InvalidArgumentError(f"no game {game!r} (not a file, not in {PACKAGED})")
     return path.stem, path.read_text()
 
 

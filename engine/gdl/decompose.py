@@ -28,7 +28,7 @@ when it at least halves the ground literals.  The rules stay valid GDL: each ``a
 safe (the elimination is skipped when one of ``N`` occurs only in a negative literal
 or ``distinct`` of ``L_v``) and depends on what ``L_v`` depends on, so negation stays
 stratified.  The reference prover keeps reading the original rules: it is the oracle
-for the rewritten ones (tests/test_gdl_decompose.py).
+for the rewritten ones (tests/gdl/test_gdl_decompose.py).
 """
 
 from __future__ import annotations

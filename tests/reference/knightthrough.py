@@ -1,5 +1,5 @@
 """Knightthrough in plain Python, written from the GGP rulesheet
-(/work/shared/ggp/games/knightthrough.kif), for tests only.
+(engine/gdl/rulesheets/knightthrough.kif), for tests only.
 
 The board is a dict {(x, y): role} with x the file 1..8 (a..h) and y the rank 1..8,
 as in the rulesheet's (cell x y role).  White (role 0) moves first and up, black

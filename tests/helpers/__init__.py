@@ -1,0 +1,1 @@
+"""Helpers shared by several tests (never a test module: tests import these, not each other)."""
