@@ -5,15 +5,33 @@
 are on, a block ``gogui-gfx:`` + gfx commands + an empty line goes to stderr after each
 search batch: the most visited moves as labels, their win rates as influence, and the
 principal variation.
+
+The commands read the engine through :class:`View` (the session, the options, the
+last report), so this module does not import the engine (protocols/gtp/engine.py
+registers them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from protocols.gtp.engine import GtpEngine
+from engine.errors import InvalidArgumentError
+from protocols.gtp.session import GoSession
+
+
+class GfxOption(Protocol):
+    gfx: bool
+
+
+class View(Protocol):
+    """What the analyze commands read of the GTP engine."""
+
+    session: GoSession
+    options: GfxOption
+
+    def last_report(self) -> Any: ...
+
 
 ANALYZE = (
     "gfx/Search: visits, win rates, PV/miai-gfx",
@@ -28,8 +46,8 @@ ANALYZE = (
 )
 
 
-def register(engine: GtpEngine) -> None:
-    c = engine.commands
+def register(commands: dict[str, Callable[[Sequence[str]], str]], engine: View) -> None:
+    c = commands
     c["gogui-analyze_commands"] = lambda a: "\n".join(ANALYZE)
     c["miai-gfx"] = lambda a: _gfx_commands(engine, _report(engine))
     c["miai-visits"] = lambda a: _board(engine, _per_move(engine, lambda s: float(s.visits)))
@@ -41,12 +59,11 @@ def register(engine: GtpEngine) -> None:
     c["miai-live_gfx"] = lambda a: _live(engine, a)
 
 
-def _report(engine: GtpEngine) -> Any:
-    bot = engine._bot
-    return getattr(bot, "last_report", None) if bot is not None else None
+def _report(engine: View) -> Any:
+    return engine.last_report()
 
 
-def _per_move(engine: GtpEngine, value: Any) -> dict[int, float]:
+def _per_move(engine: View, value: Any) -> dict[int, float]:
     report = _report(engine)
     if report is None:
         return {}
@@ -54,7 +71,7 @@ def _per_move(engine: GtpEngine, value: Any) -> dict[int, float]:
     return {s.move: value(s) for s in getattr(report, "moves", []) if s.move < points}
 
 
-def _board(engine: GtpEngine, values: dict[int, float]) -> str:
+def _board(engine: View, values: dict[int, float]) -> str:
     size = engine.session.size
     rows = []
     for r in range(size):
@@ -68,7 +85,7 @@ def _board(engine: GtpEngine, values: dict[int, float]) -> str:
     return "\n" + "\n".join(rows)
 
 
-def _pv(engine: GtpEngine, report: Any) -> str:
+def _pv(engine: View, report: Any) -> str:
     if report is None or not getattr(report, "pv", None):
         return ""
     role = getattr(report, "role", None)
@@ -80,14 +97,14 @@ def _pv(engine: GtpEngine, report: Any) -> str:
     return " ".join(out)
 
 
-def _ownership(engine: GtpEngine) -> str:
+def _ownership(engine: View) -> str:
     from engine import go
 
     own = go.ownership(engine.session.state, 300, seed=1)
     return _board(engine, dict(enumerate(own.territory)))
 
 
-def _intervals(engine: GtpEngine) -> str:
+def _intervals(engine: View) -> str:
     report = _report(engine)
     if report is None:
         return ""
@@ -114,7 +131,7 @@ def _text_report(report: Any) -> str:
     return "\n".join(lines)
 
 
-def _gfx_commands(engine: GtpEngine, report: Any) -> str:
+def _gfx_commands(engine: View, report: Any) -> str:
     if report is None:
         return ""
     moves = [s for s in getattr(report, "moves", []) if s.visits > 0][:12]
@@ -134,16 +151,14 @@ def _gfx_commands(engine: GtpEngine, report: Any) -> str:
     return "\n".join(line for line in lines if line.split(" ", 1)[-1].strip() or line == "")
 
 
-def live_gfx(engine: GtpEngine, role: int, report: Any) -> str:
+def live_gfx(engine: View, report: Any) -> str:
     body = _gfx_commands(engine, report)
     return f"gogui-gfx:\n{body}\n\n" if body else ""
 
 
-def _live(engine: GtpEngine, args: Sequence[str]) -> str:
+def _live(engine: View, args: Sequence[str]) -> str:
     if len(args) != 1 or args[0] not in ("on", "off"):
-        from protocols.gtp.engine import GtpError
-
-        raise GtpError("syntax error")
+        raise InvalidArgumentError("syntax error")
     engine.options.gfx = args[0] == "on"
     return ""
 
