@@ -121,6 +121,7 @@ class Thinker:
         self._state: object | None = None
         self._role = 0
         self._searcher: Searcher | None = None
+        self._by_search = False  # the bot thinks through a searcher (seen at start)
         self._cv = threading.Condition()
         self._go = False
         self._idle = True
@@ -138,7 +139,7 @@ class Thinker:
     @property
     def searching(self) -> bool:
         """True when the bot thinks through a searcher (else it is asked to choose)."""
-        return self._searcher is not None
+        return self._by_search
 
     @property
     def pondering(self) -> bool:
@@ -200,6 +201,7 @@ class Thinker:
             self.failed = None
         self._searcher = None
         self._searcher = self._acquire()
+        self._by_search = self._searcher is not None
 
     def reset(self, game: object) -> None:
         """The game was set up anew: the bot resets, the position is forgotten."""
@@ -320,7 +322,9 @@ class Thinker:
             limit = self.own_seconds if limit is None else min(limit, self.own_seconds)
         if answer_by is None and limit is not None:
             answer_by = start + limit + STOP_GRACE + FALLBACK_GRACE
-        if self._searcher is not None:
+        if self._by_search and self._searcher is None and self.failed is None:
+            self._searcher = self._acquire_quietly()  # after an advance, at the new root
+        if self._by_search:
             move = self._think_search(start, limit, legal, progress)
         else:
             move = self._think_choose(state, start, limit, answer_by)
@@ -335,6 +339,8 @@ class Thinker:
 
     def _think_search(self, start: float, limit: float | None, legal: Sequence[Move],
                       progress: Progress | None) -> Move | None:
+        if self._searcher is None:
+            return None  # nothing to search (the game is over, or the search failed)
         if limit is None and self.budget is None:
             raise InvalidArgumentError("a think needs seconds or an iteration budget")
         end = None if limit is None else start + limit
