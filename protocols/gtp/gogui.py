@@ -68,7 +68,7 @@ def _per_move(engine: View, value: Any) -> dict[int, float]:
     if report is None:
         return {}
     points = engine.session.size**2
-    return {s.move: value(s) for s in getattr(report, "moves", []) if s.move < points}
+    return {s.move: value(s) for s in report.moves if s.move < points}
 
 
 def _board(engine: View, values: dict[int, float]) -> str:
@@ -86,9 +86,9 @@ def _board(engine: View, values: dict[int, float]) -> str:
 
 
 def _pv(engine: View, report: Any) -> str:
-    if report is None or not getattr(report, "pv", None):
+    if report is None or not report.pv:
         return ""
-    role = getattr(report, "role", None)
+    role = report.role
     colour = "bw"[role if role in (0, 1) else engine.session.to_move()]
     out = []
     for move in report.pv:
@@ -110,7 +110,7 @@ def _intervals(engine: View) -> str:
         return ""
     intervals = getattr(report, "extra", {}).get("intervals")
     pairs = []
-    for s in getattr(report, "moves", []):
+    for s in report.moves:
         if s.move >= engine.session.size**2:
             continue
         lo, hi = (intervals[s.move] if intervals and s.move in intervals else (s.ci_low, s.ci_high))
@@ -134,19 +134,19 @@ def _text_report(report: Any) -> str:
 def _gfx_commands(engine: View, report: Any) -> str:
     if report is None:
         return ""
-    moves = [s for s in getattr(report, "moves", []) if s.visits > 0][:12]
+    moves = [s for s in report.moves if s.visits > 0][:12]
     lines = []
     if moves:
         lines.append("LABEL " + " ".join(f"{s.text.upper()} {s.visits}" for s in moves
                                           if s.text.lower() != "pass"))
-        sign = -1.0 if getattr(report, "role", 0) == 1 else 1.0  # GoGui: black positive
+        sign = -1.0 if report.role == 1 else 1.0  # GoGui: black positive
         lines.append("INFLUENCE " + " ".join(
             f"{s.text.upper()} {sign * (2 * s.mean - 1):.2f}" for s in moves
             if s.text.lower() != "pass"))
     pv = _pv(engine, report)
     if pv:
         lines.append("VAR " + pv)
-    total = getattr(report, "iterations", 0)
+    total = report.iterations
     lines.append(f"TEXT {total} iterations, value {report.root_value:.3f}")
     return "\n".join(line for line in lines if line.split(" ", 1)[-1].strip() or line == "")
 
