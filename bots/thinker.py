@@ -516,8 +516,9 @@ class Thinker:
 
     # -- the end ---------------------------------------------------------------------------
 
-    def close(self, timeout: float = 1.0) -> None:
-        """Stop the worker (waiting at most ``timeout``) and close the bot."""
+    def close(self, timeout: float = 1.0, close_bot: bool = True) -> None:
+        """Stop the worker (waiting at most ``timeout``) and close the bot (unless
+        ``close_bot`` is False: a bot abandoned while it may still be choosing)."""
         with self._cv:
             self._closed = True
             self._go = False
@@ -527,7 +528,8 @@ class Thinker:
             searcher.stop()
         self.bot.stop()
         self._thread.join(timeout)
-        self.bot.close()
+        if close_bot:
+            self.bot.close()
 
 
 _LONG = 60.0  # a pause the caller waits for (the worker ends a run within a batch)

@@ -335,8 +335,8 @@ class GgpPlayer:
         thinker = match.thinker
         if thinker is not None and match.game is not None:
             timeout = max(MIN_THINK, deadline - loop.time())
-            joint = native_joint(match.game, moves)
-            work = loop.run_in_executor(self._search_pool, thinker.advance, joint, timeout)
+            work = loop.run_in_executor(self._search_pool, _advance, thinker, match.game,
+                                        moves, timeout)
             ok = await _wait_until(work, deadline + 0.05)
             if not ok or not work.result():
                 self._drop_search(match, thinker, thinker.failed or "no advance in time")
@@ -500,6 +500,16 @@ def _check_config(config: PlayerConfig) -> None:
     seconds = config.ground_seconds
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
         raise InvalidArgumentError(f"ground_seconds must be None or > 0, not {seconds!r}")
+
+
+def _advance(thinker: Thinker, game: AnyGame, moves: tuple[str, ...],
+             timeout: float) -> bool:
+    """Tell the thinker of a joint move (texts); False when it could not follow."""
+    try:
+        return thinker.advance(native_joint(game, moves), timeout)
+    except MiaiError as exc:
+        thinker.failed = f"advance: {exc}"
+        return False
 
 
 def _watch(future: Future) -> asyncio.Future:

@@ -349,9 +349,12 @@ class GtpEngine:
         return None if self._thinker is None else self._thinker.last_report
 
     def abandon_bot(self) -> None:
-        """Forget the bot without waiting for it (it missed its deadline)."""
-        self._thinker = None
+        """Forget the bot without waiting for it (it missed its deadline): its worker
+        ends once the bot returns; the bot is not closed under it."""
+        thinker, self._thinker = self._thinker, None
         self._bot_game = None
+        if thinker is not None:
+            thinker.close(timeout=0, close_bot=False)
 
     def _pause(self) -> None:
         thinker = self._thinker
