@@ -16,7 +16,7 @@ algorithm of the search layer is a bot the day it exists, with no change here.
 ``choose`` runs the budget at once; a Thinker (bots/thinker.py) instead runs the
 bot's live search (``searcher``: a :class:`LiveSearch`) in chunks on its worker, on
 a clock and while pondering.  On a game played on the reference prover
-(``engine.gdl.prover_game.ProverGame``) ``make_search_bot`` gives a
+(``engine.gdl.prover_game.ProverGame``) ``bots.make_bot`` gives a
 :class:`bots.prover_bot.ProverSearchBot` for the same spec.
 """
 
@@ -248,15 +248,7 @@ def _same_position(a: State, b: State) -> bool:
     return a.game.spec == b.game.spec and a.to_bytes() == b.to_bytes()
 
 
-def make_search_bot(spec: BotSpec, game: Game) -> BaseBot:
-    """The bot of a search spec: a SearchBot, or on a game played on the reference
-    prover (rules too big to ground) a ProverSearchBot."""
-    from engine.gdl.prover_game import ProverGame
-
-    if isinstance(game, ProverGame):
-        from bots.prover_bot import ProverSearchBot
-
-        return ProverSearchBot(spec, game)
+def make_search_bot(spec: BotSpec, game: Game) -> SearchBot:
     return SearchBot(spec, game)
 
 
