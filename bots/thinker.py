@@ -212,6 +212,7 @@ class Thinker:
             self._done = 0
             self._spent = False
             self.failed = None
+            self.last_report = None
             self.line = BestLine()
         self.bot.reset(game)  # type: ignore[arg-type]
 

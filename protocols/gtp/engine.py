@@ -246,7 +246,9 @@ class GtpEngine:
         progress = None
         if self.options.gfx:
             def progress(report: Report) -> None:
-                self.emit_stderr(gogui.live_gfx(self, report))
+                text = gogui.live_gfx(self, report)
+                if text:
+                    self.emit_stderr(text)
         decision = genmove.decide(self.session, self.clock, self.options, thinker, role,
                                   cleanup=cleanup, progress=progress)
         if decision.fallback:
