@@ -83,8 +83,6 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
-        # Called with the running SearchResult after each batch (GTP's live graphics).
-        self.progress: Callable[[Any], None] | None = None
         if search_factory is None or algorithm_factory is None:
             search_factory, algorithm_factory = _engine_search()
         self._new_search = search_factory
@@ -126,8 +124,7 @@ class SearchBot(BaseBot):
         elif seconds is None:
             seconds = self.seconds
         try:
-            result = search.run(iterations=self.iterations, seconds=seconds,
-                                on_batch=self.progress)
+            result = search.run(iterations=self.iterations, seconds=seconds)
         except (LimitError, OutOfMemoryError):
             # The node budget is full: play on the statistics gathered so far.
             result = search.result()

@@ -22,6 +22,9 @@ What the bot can do is asked through the Bot protocol (bots/base.py), never prob
   ``STOP_GRACE`` it is asked to ``stop``, and past ``FALLBACK_GRACE`` more the
   Thinker answers a fallback move itself.
 
+Positions are ``engine.games.State``s or, on GDL rules played on the reference
+prover, ``engine.gdl.prover_game.ProverState``s (the same interface; moves are texts).
+
 Either way a move is produced by the deadline: when the bot has nothing, fails or
 overruns, a legal fallback (by default a random legal move; the caller may give its
 own ``fallback``), marked ``Thought.fallback``.
@@ -57,7 +60,7 @@ from engine.errors import (
     MiaiError,
     OutOfMemoryError,
 )
-from engine.games import SIMULTANEOUS, Move
+from engine.games import SIMULTANEOUS, Game, Move, State
 from engine.gdl.prover_search import BestLine
 
 log = logging.getLogger(__name__)
@@ -69,7 +72,7 @@ FALLBACK_GRACE = 0.25    # further seconds before the fallback move is answered
 MAX_LINE_PLIES = 5_000   # bound of a random completion of a puzzle line
 
 Progress = Callable[[Report], None]
-Fallback = Callable[[object, int, Sequence[Move]], Move]
+Fallback = Callable[[State, int, Sequence[Move]], Move]
 OWN = object()           # the bot's own budget (the default of ``iterations``)
 
 
@@ -87,7 +90,7 @@ class Thought:
 class _Choice:
     """A choose job for the worker (bots without a searcher)."""
 
-    state: object
+    state: State
     role: int | None
     seconds: float | None
     move: Move | None = None
@@ -118,7 +121,7 @@ class Thinker:
         self.last_report: Report | None = None
         self._fallback = fallback
         self._rng = random.Random(seed)
-        self._state: object | None = None
+        self._state: State | None = None
         self._role = 0
         self._searcher: Searcher | None = None
         self._by_search = False  # the bot thinks through a searcher (seen at start)
@@ -147,10 +150,10 @@ class Thinker:
         with self._cv:
             return self._go and self._progress is None
 
-    def position(self) -> object | None:
+    def position(self) -> State | None:
         """A copy of the position thought about (None before ``start``)."""
         state = self._state
-        return None if state is None else state.copy()  # type: ignore[attr-defined]
+        return None if state is None else state.copy()
 
     def iterations(self) -> int:
         """Iterations at the current root (0 for bots without a searcher)."""
@@ -187,14 +190,14 @@ class Thinker:
 
     # -- the position ---------------------------------------------------------------------
 
-    def start(self, state: object, role: int) -> None:
+    def start(self, state: State, role: int) -> None:
         """Think about ``state`` for ``role`` from now on (the search paused; a new
         move's budget).  Raises what the bot's searcher raises (e.g. a C search that
         refuses the algorithm for the game)."""
         if not self.pause(_LONG):
             raise MiaiError("the thinker did not pause")
         with self._cv:
-            self._state = state.copy()  # type: ignore[attr-defined]
+            self._state = state.copy()
             self._role = role
             self._done = 0
             self._spent = False
@@ -203,7 +206,7 @@ class Thinker:
         self._searcher = self._acquire()
         self._by_search = self._searcher is not None
 
-    def reset(self, game: object) -> None:
+    def reset(self, game: Game) -> None:
         """The game was set up anew: the bot resets, the position is forgotten."""
         self.pause(_LONG)
         with self._cv:
@@ -214,10 +217,10 @@ class Thinker:
             self.failed = None
             self.last_report = None
             self.line = BestLine()
-        self.bot.reset(game)  # type: ignore[arg-type]
+        self.bot.reset(game)
 
     def advance(self, move: Move | Sequence[Move], timeout: float = 1.0,
-                before: object | None = None) -> bool:
+                before: State | None = None) -> bool:
         """Play ``move`` (a joint move: one per role) at the position: pause, let the
         bot observe it (a searcher keeps its tree below), resume if the search was
         running.  ``before`` is the position played from when the caller's differs
@@ -230,7 +233,7 @@ class Thinker:
         base = before if before is not None else self._state
         if base is None:
             raise MiaiError("advance before start: no position")
-        after = base.copy()  # type: ignore[attr-defined]
+        after = base.copy()
         try:
             if isinstance(move, Sequence) and not isinstance(move, str):
                 after.play_joint(list(move))
@@ -239,7 +242,7 @@ class Thinker:
         except MiaiError as exc:
             self.failed = f"advance: {exc}"
             return False
-        self.bot.observe(base, move)  # type: ignore[arg-type]
+        self.bot.observe(base, move)
         first = move[0] if isinstance(move, Sequence) and not isinstance(move, str) \
             else move
         with self._cv:
@@ -247,7 +250,7 @@ class Thinker:
             self._done = 0
             self._spent = False
             if self.puzzle_lines:
-                self.line.advance(first)  # type: ignore[arg-type]
+                self.line.advance(first)
         self._searcher = None
         if was_going:
             self.resume()
@@ -255,10 +258,10 @@ class Thinker:
 
     def _acquire(self) -> Searcher | None:
         state = self._state
-        if state is None or state.is_terminal():  # type: ignore[attr-defined]
+        if state is None or state.is_terminal():
             return None
-        tm = state.to_move  # type: ignore[attr-defined]
-        return self.bot.searcher(state, tm if tm >= 0 else self._role)  # type: ignore[arg-type]
+        tm = state.to_move
+        return self.bot.searcher(state, tm if tm >= 0 else self._role)
 
     def _acquire_quietly(self) -> Searcher | None:
         try:
@@ -317,7 +320,7 @@ class Thinker:
         if state is None:
             raise MiaiError("think before start: no position")
         if legal is None:
-            legal = state.legal_moves(self._role)  # type: ignore[attr-defined]
+            legal = state.legal_moves(self._role)
         limit = seconds
         if self.own_seconds is not None:
             limit = self.own_seconds if limit is None else min(limit, self.own_seconds)
@@ -379,11 +382,11 @@ class Thinker:
             return None
         return move if move is not None and move in legal else None
 
-    def _think_choose(self, state: object, start: float, limit: float | None,
+    def _think_choose(self, state: State, start: float, limit: float | None,
                       answer_by: float | None) -> Move | None:
-        tm = state.to_move  # type: ignore[attr-defined]
+        tm = state.to_move
         role = self._role if tm == SIMULTANEOUS else None
-        choice = _Choice(state.copy(), role, limit,  # type: ignore[attr-defined]
+        choice = _Choice(state.copy(), role, limit,
                          done=threading.Event())
         with self._cv:
             if self._choosing or self._choice is not None:
@@ -410,7 +413,7 @@ class Thinker:
             log.error("bot did not answer in time: a fallback move")
         return None
 
-    def _fallback_move(self, state: object, legal: Sequence[Move]) -> Move:
+    def _fallback_move(self, state: State, legal: Sequence[Move]) -> Move:
         if self._fallback is not None:
             return self._fallback(state, self._role, legal)
         if not legal:
@@ -447,7 +450,7 @@ class Thinker:
 
     def _run_choice(self, choice: _Choice) -> None:
         try:
-            choice.move = self.bot.choose_within(choice.state,  # type: ignore[arg-type]
+            choice.move = self.bot.choose_within(choice.state,
                                                  choice.role, choice.seconds)
         except Exception as exc:  # reported by think; the fallback covers it
             choice.error = exc
@@ -495,25 +498,25 @@ class Thinker:
         if searcher is None:
             return
         state = searcher.state
-        if state.game.n_roles != 1:  # type: ignore[attr-defined]
+        if state.game.n_roles != 1:
             return
         moves: list[Move] = []
         for text in report.pv:
-            if state.is_terminal():  # type: ignore[attr-defined]
+            if state.is_terminal():
                 break
             try:
-                move = state.parse_move(text, 0)  # type: ignore[attr-defined]
-                state.play(move)  # type: ignore[attr-defined]
+                move = state.parse_move(text, 0)
+                state.play(move)
             except MiaiError:
                 break
             moves.append(move)
-        while not state.is_terminal() and len(moves) < MAX_LINE_PLIES:  # type: ignore[attr-defined]
-            move = self._rng.choice(state.legal_moves(0))  # type: ignore[attr-defined]
-            state.play(move)  # type: ignore[attr-defined]
+        while not state.is_terminal() and len(moves) < MAX_LINE_PLIES:
+            move = self._rng.choice(state.legal_moves(0))
+            state.play(move)
             moves.append(move)
-        if state.is_terminal():  # type: ignore[attr-defined]
+        if state.is_terminal():
             with self._cv:
-                self.line.offer(state.rewards()[0], moves)  # type: ignore[attr-defined]
+                self.line.offer(state.rewards()[0], moves)
 
     # -- the end ---------------------------------------------------------------------------
 
