@@ -6,13 +6,22 @@ every bot (the move is an int, or a list with one move per role at simultaneous
 states); finally ``close()`` once the bot is no longer needed.  ``choose`` never
 changes ``state``.  ``last_report`` is the search report of the last ``choose``
 (an ``engine.search.SearchResult``), or None.
+
+What a bot can do on a clock is asked through methods with defaults here, never by
+probing attributes (bots/thinker.py drives them): ``searcher(state, role)`` is the
+bot's live search (a :class:`Searcher`) or None for bots that do not search;
+``move_budget()`` its own budget per move; ``choose_within(state, role, seconds)``
+chooses with at most ``seconds`` of thinking; ``stop()`` asks a ``choose`` running
+on another thread to return soon; ``searched(report)`` tells a searching bot that a
+move was chosen from its searcher.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 from bots.report import Report
 from engine import games
@@ -21,6 +30,39 @@ from engine.games import Game, Move, State
 
 # Seeds are 64-bit, like the C core's RNG.
 SEED_MAX = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class MoveBudget:
+    """A bot's own thinking budget per move: iterations and seconds (None: no limit
+    of that kind)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+
+class Searcher(Protocol):
+    """A bot's live search over one root, run in chunks by a Thinker (bots/thinker.py).
+
+    ``run`` and ``advance`` come from one thread at a time; ``stop`` and ``report``
+    from any thread.  Moves are the game's own (ids for C games, texts on the
+    reference prover)."""
+
+    @property
+    def state(self) -> Any: ...
+
+    def run(self, iterations: int | None, seconds: float,
+            on_batch: Callable[[Report], None] | None = None) -> int: ...
+
+    def stop(self) -> None: ...
+
+    def report(self) -> Report | None: ...
+
+    def best(self, role: int) -> Move | None: ...
+
+    def iterations(self) -> int: ...
+
+    def advance(self, move: Move | Sequence[Move]) -> None: ...
 
 
 @runtime_checkable
@@ -38,6 +80,17 @@ class Bot(Protocol):
     def observe(self, state_before: State, move: Move | Sequence[Move]) -> None: ...
 
     def close(self) -> None: ...
+
+    def searcher(self, state: State, role: int) -> Searcher | None: ...
+
+    def move_budget(self) -> MoveBudget: ...
+
+    def choose_within(self, state: State, role: int | None,
+                      seconds: float | None) -> Move: ...
+
+    def stop(self) -> None: ...
+
+    def searched(self, report: Report | None) -> None: ...
 
 
 class BaseBot:
@@ -77,6 +130,30 @@ class BaseBot:
 
     def close(self) -> None:
         """Release external resources; the default has none."""
+
+    def searcher(self, state: State, role: int) -> Searcher | None:
+        """The live search over ``state`` for ``role`` (made, or the kept one when it
+        is at that position); None: this bot does not search (the default)."""
+        return None
+
+    def move_budget(self) -> MoveBudget:
+        """The bot's own budget per move (the default: none of its own)."""
+        return MoveBudget()
+
+    def choose_within(self, state: State, role: int | None,
+                      seconds: float | None) -> Move:
+        """``choose`` with at most ``seconds`` of thinking (None: the bot's own
+        budget); the default ignores the clock."""
+        return self.choose(state, role)
+
+    def stop(self) -> None:
+        """Ask a ``choose`` running on another thread to return soon (default: no
+        way to; the Thinker's watchdog covers it)."""
+
+    def searched(self, report: Report | None) -> None:
+        """A Thinker chose a move from this bot's searcher: ``report`` becomes the
+        last report."""
+        self._report = report
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"

@@ -9,13 +9,15 @@ between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, .
 
 The position the bot is given (a state of whatever Go game the caller plays, e.g. the
 GTP session's ``go:size=9,komi=7``) is searched as the same position of the Go game
-with that playout policy (engine.go.in_game); move ids are the same in both.
+with that playout policy (engine.go.in_game); move ids are the same in both.  The
+same holds for the live search a Thinker runs (``searcher``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bots.base import Searcher
 from bots.search_bot import SearchBot
 from bots.spec import BotSpec
 from engine import go
@@ -44,8 +46,12 @@ class GoBot(SearchBot):
             target = self._games[key] = go.policy_game(state.game, self.playout)
         return go.in_game(state, target)
 
-    def choose(self, state: State, role: int | None = None) -> Move:
-        return super().choose(self._policy_state(state), role)
+    def choose_within(self, state: State, role: int | None,
+                      seconds: float | None) -> Move:
+        return super().choose_within(self._policy_state(state), role, seconds)
+
+    def searcher(self, state: State, role: int) -> Searcher:
+        return super().searcher(self._policy_state(state), role)
 
     def observe(self, state_before: State, move: Move | Sequence[Move]) -> None:
         super().observe(self._policy_state(state_before), move)

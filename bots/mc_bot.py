@@ -15,7 +15,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from bots.base import SEED_MAX, BaseBot, acting_role
+from bots.base import SEED_MAX, BaseBot, MoveBudget, acting_role
 from bots.report import MoveReport, score_interval
 from bots.spec import BotSpec
 from engine import games
@@ -54,14 +54,24 @@ class MonteCarloBot(BaseBot):
         self.seconds = seconds
 
     def choose(self, state: State, role: int | None = None) -> Move:
+        return self.choose_within(state, role, None)
+
+    def choose_within(self, state: State, role: int | None,
+                      seconds: float | None) -> Move:
+        """``choose`` with at most ``seconds`` (the GTP clock, the GGP play clock)."""
         me = acting_role(state, role)
         start = time.perf_counter()
+        if seconds is None or (self.seconds is not None and self.seconds < seconds):
+            seconds = self.seconds
         arms = [_Arm(m) for m in state.legal_moves(me)]
         if len(arms) > 1:
-            self._sample(state, me, arms, start)
+            self._sample(state, me, arms, start, seconds)
         best = max(arms, key=lambda a: a.mean) if arms[0].n else arms[0]
         self._report = self._make_report(state, me, arms, best, start)
         return best.move
+
+    def move_budget(self) -> MoveBudget:
+        return MoveBudget(self.iterations, self.seconds)
 
     def _per_move_cap(self, n_moves: int) -> int | None:
         """Playouts per move allowed by the count budgets (None: only a time limit)."""
@@ -72,18 +82,17 @@ class MonteCarloBot(BaseBot):
             caps.append(max(1, self.iterations // n_moves))
         return min(caps) if caps else None
 
-    def _sample(self, state: State, me: int, arms: list[_Arm], start: float) -> None:
+    def _sample(self, state: State, me: int, arms: list[_Arm], start: float,
+                seconds: float | None) -> None:
         cap = self._per_move_cap(len(arms))
-        batch = TIME_BATCH if (self.seconds is not None or cap is None) else cap
+        batch = TIME_BATCH if (seconds is not None or cap is None) else cap
         while True:
             for arm in arms:
                 n = batch if cap is None else min(batch, cap - arm.n)
                 if n > 0:
                     self._playouts(state, me, arm, n)
             done_by_count = cap is not None and all(a.n >= cap for a in arms)
-            out_of_time = (
-                self.seconds is not None and time.perf_counter() - start >= self.seconds
-            )
+            out_of_time = seconds is not None and time.perf_counter() - start >= seconds
             if done_by_count or out_of_time:
                 return
 

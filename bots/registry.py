@@ -5,7 +5,8 @@ Lookup order for a spec's name:
   2. ``BOTS``: hand-written players (``random``, ``mc``); external engines
      (``gtp:...``) are added here as one more entry;
   3. anything else is a search algorithm of ``engine.search`` (``uct``, ...), played
-     by :class:`bots.search_bot.SearchBot`.
+     by :class:`bots.search_bot.SearchBot`, or on a GDL game played on the reference
+     prover (rules too big to ground) by :class:`bots.prover_bot.ProverSearchBot`.
 """
 
 from __future__ import annotations
@@ -109,6 +110,12 @@ def make_bot(spec: str | BotSpec, game: Game, *, seed: int | None = None) -> Bot
 def _make_search_bot(seeded: BotSpec, spec: BotSpec, game: Game) -> Bot:
     known = ", ".join(sorted({*BOTS, *PRESETS}))
     try:
+        from engine.gdl.prover_game import ProverGame
+
+        if isinstance(game, ProverGame):
+            from bots.prover_bot import ProverSearchBot
+
+            return ProverSearchBot(seeded, game)
         return make_search_bot(seeded, game)
     except ImportError:
         raise UnknownNameError(

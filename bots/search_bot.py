@@ -12,6 +12,12 @@ Spec keys read here, the budget of every search bot:
                 them 64 at a time: docs/gdl.md "Lanes"; not with RAVE)
 Every other key goes to ``engine.search.algorithm_from_spec(name, params)``, so a new
 algorithm of the search layer is a bot the day it exists, with no change here.
+
+``choose`` runs the budget at once; a Thinker (bots/thinker.py) instead runs the
+bot's live search (``searcher``: a :class:`LiveSearch`) in chunks on its worker, on
+a clock and while pondering.  On a game played on the reference prover
+(``engine.gdl.prover_game.ProverGame``) ``bots.make_bot`` gives a
+:class:`bots.prover_bot.ProverSearchBot` for the same spec.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from bots.base import SEED_MAX, BaseBot, acting_role
+from bots.base import SEED_MAX, BaseBot, MoveBudget, Searcher, acting_role
+from bots.report import Report
 from bots.spec import BotSpec
 from engine import games
 from engine.errors import LimitError, MiaiError, OutOfMemoryError
@@ -76,14 +83,13 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
-        # Called with the running SearchResult after each batch (GTP's live graphics).
-        self.progress: Callable[[Any], None] | None = None
         if search_factory is None or algorithm_factory is None:
             search_factory, algorithm_factory = _engine_search()
         self._new_search = search_factory
         self._new_algorithm = algorithm_factory
         # Build once now, so a bad algorithm parameter fails when the bot is made.
         algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
+        self.algorithm = algorithm  # what each search of the bot runs (a fresh copy)
         self.leaf_playouts = 1
         if "leaf" in plain.params:  # engine.search's bound and check, only when asked
             from engine.search.search import LEAF_PLAYOUTS_MAX, check_leaf_playouts
@@ -92,6 +98,7 @@ class SearchBot(BaseBot):
                                                maximum=LEAF_PLAYOUTS_MAX) or 1
             check_leaf_playouts(algorithm, self.leaf_playouts)
         self._search: SearchLike | None = None
+        self._live: LiveSearch | None = None
         self._search_role: int | None = None
         self._searches = 0
 
@@ -106,11 +113,18 @@ class SearchBot(BaseBot):
         super().reset(game)
 
     def choose(self, state: State, role: int | None = None) -> Move:
+        return self.choose_within(state, role, None)
+
+    def choose_within(self, state: State, role: int | None,
+                      seconds: float | None) -> Move:
         me = acting_role(state, role)
         search = self._search_for(state, me)
+        if seconds is not None and self.seconds is not None:
+            seconds = min(seconds, self.seconds)
+        elif seconds is None:
+            seconds = self.seconds
         try:
-            result = search.run(iterations=self.iterations, seconds=self.seconds,
-                                on_batch=self.progress)
+            result = search.run(iterations=self.iterations, seconds=seconds)
         except (LimitError, OutOfMemoryError):
             # The node budget is full: play on the statistics gathered so far.
             result = search.result()
@@ -136,6 +150,26 @@ class SearchBot(BaseBot):
     def close(self) -> None:
         self._drop()
 
+    def searcher(self, state: State, role: int) -> Searcher:
+        me = acting_role(state, role)
+        search = self._search_for(state, me)
+        if self._live is None or self._live.search is not search:
+            self._live = LiveSearch(search)
+        return self._live
+
+    def move_budget(self) -> MoveBudget:
+        return MoveBudget(self.iterations, self.seconds)
+
+    def stop(self) -> None:
+        search = self._search
+        if search is not None:
+            search.stop()
+
+    def searched(self, report: Report | None) -> None:
+        self._report = report
+        if not self.reuse:
+            self._drop()
+
     def _search_for(self, state: State, me: int) -> SearchLike:
         simultaneous = state.to_move == games.SIMULTANEOUS
         role = me if simultaneous else None
@@ -156,7 +190,55 @@ class SearchBot(BaseBot):
 
     def _drop(self) -> None:
         self._search = None
+        self._live = None
         self._search_role = None
+
+
+class LiveSearch:
+    """An ``engine.search.Search`` as a bot's :class:`bots.base.Searcher`."""
+
+    def __init__(self, search: SearchLike) -> None:
+        self.search = search
+
+    @property
+    def state(self) -> State:
+        return self.search.state
+
+    def run(self, iterations: int | None, seconds: float,
+            on_batch: Callable[[Report], None] | None = None) -> int:
+        """Run up to ``iterations`` (None: no count) for at most ``seconds``; the
+        iterations done.  A full node budget raises (LimitError, OutOfMemoryError)."""
+        before = self.search.result().iterations
+        after = self.search.run(iterations=iterations, seconds=seconds,
+                                on_batch=on_batch).iterations
+        return int(after - before)
+
+    def stop(self) -> None:
+        self.search.stop()
+
+    def report(self) -> Report | None:
+        try:
+            return self.search.result()
+        except MiaiError:
+            return None
+
+    def best(self, role: int) -> Move | None:
+        """The search's move for ``role``; None at a terminal root or when the root
+        is another role's."""
+        result = self.report()
+        if result is None or result.best_move < 0:
+            return None
+        if result.role != role:
+            return None
+        return int(result.best_move)
+
+    def iterations(self) -> int:
+        """The root's iteration count (those kept from before an advance included)."""
+        result = self.report()
+        return 0 if result is None else int(result.iterations)
+
+    def advance(self, move: Move | Sequence[Move]) -> None:
+        self.search.advance(list(move) if isinstance(move, Sequence) else move)
 
 
 def _same_position(a: State, b: State) -> bool:
@@ -165,3 +247,18 @@ def _same_position(a: State, b: State) -> bool:
 
 def make_search_bot(spec: BotSpec, game: Game) -> SearchBot:
     return SearchBot(spec, game)
+
+
+def uct_fallback(spec: BotSpec) -> BotSpec | None:
+    """The spec with its algorithm replaced by UCT of the same ``c`` and the same
+    budget keys, for games whose C search refuses the algorithm (None: the spec is
+    UCT already)."""
+    from engine.search import UCT
+
+    budget, params = spec.split(BUDGET_KEYS)
+    _, algorithm_factory = _engine_search()
+    algorithm = algorithm_factory(spec.name, dict(params))
+    if isinstance(algorithm, UCT):
+        return None
+    c = float(getattr(algorithm, "c", UCT.c))
+    return BotSpec("uct", {**budget, "c": repr(c)})

@@ -10,14 +10,18 @@ uniformly random legal move, so a move reply is always legal and on time.
 Grounding: ``preview`` starts parsing, checking and grounding the rules on a thread
 and keeps the result in a bounded cache (protocols.ggp.grounding_cache) keyed by the
 hash of the normalised rules; a ``start`` with the same rules takes it from there.
-Rules whose grounding is over its bound are played on the reference prover with the
-prover search (protocols.ggp.prover_thinker); ``status()`` and the log say which
-reasoner plays each match and where each move came from.
+Rules whose grounding is over its bound are played on the reference prover;
+``status()`` and the log say which reasoner plays each match and where each move
+came from.
 
-The bot spec (``--bot``) picks the thinking: any search algorithm of
-``engine.search`` (``uct``, ``ucd``, ...) ponders continuously on a worker thread
-(protocols.ggp.thinker); a hand-written bot of ``bots`` (``random``, ``mc``) is asked
-to choose on a thread with the time left.  In GGP ``c`` is on the engine's 0..1
+The bot spec (``--bot``) is made into a bot for the match's game with
+``bots.make_bot``: a search algorithm of ``engine.search`` (``uct``, ``ucd``, ...) on a
+propnet is a search bot; on the prover the same spec searches with the prover search
+(decoupled UCT, bots/prover_bot.py); a hand-written bot (``random``, ``mc``) chooses
+its own moves.  The bot thinks through a Thinker (bots/thinker.py): a search ponders
+continuously on its worker thread (``ponder``), a hand-written bot is asked to choose
+with the time left.  Where the C search refuses the spec's algorithm for a game, the
+match is searched with UCT of the same ``c``.  In GGP ``c`` is on the engine's 0..1
 reward scale (goals / 100): the UCD paper's c = 40 (section 4.4) is ``c=0.4``.
 """
 
@@ -34,17 +38,25 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bots import make_bot, with_budget
-from bots.registry import BOTS, resolve
+from bots.registry import resolve
+from bots.search_bot import uct_fallback
+from bots.spec import BotSpec
+from bots.thinker import Thinker, Thought
+from engine import games
 from engine.errors import InvalidArgumentError, MiaiError
-from engine.gdl.game import GdlGame
 from engine.gdl.prover_game import ProverGame
-from engine.search import UCT, algorithm_from_spec
-from engine.search.search import LEAF_PLAYOUTS_MAX, check_leaf_playouts
 from protocols.ggp import kif
 from protocols.ggp.grounding_cache import GroundingCache, rules_key
-from protocols.ggp.prover_thinker import ProverThinker
-from protocols.ggp.rules import AnyGame, AnyState, apply_joint, legal_texts, load_rules
-from protocols.ggp.thinker import SearchThinker
+from protocols.ggp.rules import (
+    AnyGame,
+    AnyState,
+    apply_joint,
+    legal_texts,
+    load_rules,
+    move_text,
+    native_joint,
+    native_move,
+)
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +65,11 @@ DEFAULT_BOT = "uct:c=0.4"
 # the engine's 0..1 scale; (d1, d2, d3) = (2, 1, 2), its best for Connect 4.
 GGP_UCD = "ucd:c=0.4,d1=2,d2=1,d3=2"
 PRESETS = {"ggp-ucd": GGP_UCD}
-# spec keys the player reads itself for search bots (leaf: playouts a leaf, docs/search.md)
-SEARCH_KEYS = ("seed", "nodes", "leaf")
 MIN_THINK = 0.01
 GROUND_SECONDS = 30.0  # least time bound of grounding before the prover is used
 BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
 FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
-BUDGET_POLL = 0.01  # seconds between checks of a per-move iteration budget
-
-Thinker = SearchThinker | ProverThinker
+THINK_SLACK = 0.05  # seconds a think may take past its answer time (thread hand-over)
 
 
 @dataclass
@@ -118,17 +126,12 @@ class GgpPlayer:
         self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
         self._search_pool = ThreadPoolExecutor(2, "ggp-search-control")
         self._ground_pool = ThreadPoolExecutor(2, "ggp-ground")
-        self._bot_pool = ThreadPoolExecutor(1, "ggp-bot")
+        self._think_pool = ThreadPoolExecutor(1, "ggp-think")
         self.cache = cache or GroundingCache()
         self.counters: Counter = Counter()  # previews, move sources, over all matches
-        self._bot_work: asyncio.Future | None = None
-        spec = resolve(PRESETS.get(self.config.bot, self.config.bot))
-        self.spec = spec
-        self.is_search = spec.name not in BOTS
-        if self.is_search:  # fail now, not in a match, on a bad spec
-            self.leaf_playouts = spec.get_int("leaf", 1, minimum=1,
-                                              maximum=LEAF_PLAYOUTS_MAX) or 1
-            check_leaf_playouts(self.algorithm(), self.leaf_playouts)
+        self.spec: BotSpec = resolve(PRESETS.get(self.config.bot, self.config.bot))
+        # fail now, not in a match, on a bad spec: its bot is made once for a C game
+        make_bot(self.spec, games.create("tictactoe")).close()
         self.match: Match | None = None
         self._lock = asyncio.Lock()
         self._rng = random.Random(self.config.seed)
@@ -160,7 +163,7 @@ class GgpPlayer:
         self._rules_pool.shutdown(wait=False, cancel_futures=True)
         self._search_pool.shutdown(wait=False, cancel_futures=True)
         self._ground_pool.shutdown(wait=False, cancel_futures=True)
-        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._think_pool.shutdown(wait=False, cancel_futures=True)
 
     def status(self) -> dict[str, object]:
         """What the player is doing, for logs, tests and ``GET /status``."""
@@ -178,11 +181,6 @@ class GgpPlayer:
                 "iterations": thinker.iterations() if thinker is not None else 0,
                 "error": match.error}
         return out
-
-    def algorithm(self) -> object:
-        """The search algorithm of the bot spec (presets resolved), e.g. for
-        ``ggp-ucd`` ``UCD(c=0.4, d1=2, d2=1, d3=2)``; only for search bots."""
-        return algorithm_from_spec(self.spec.name, dict(self.spec.without(SEARCH_KEYS).params))
 
     # -- grounding -------------------------------------------------------------------
 
@@ -249,14 +247,15 @@ class GgpPlayer:
                 for joint in match.history:
                     apply_joint(game, state, joint)
                 match.game, match.role, match.state = game, role, state
-                match.reasoner = "propnet" if isinstance(game, GdlGame) else "prover"
-                if self.is_search and not state.is_terminal():
+                match.reasoner = "prover" if isinstance(game, ProverGame) else "propnet"
+                if not state.is_terminal():
                     match.thinker = self._thinker(game, state, role)
             if isinstance(game, ProverGame):
+                thinker = match.thinker
                 log.warning("match %s: playing on the reference prover (%s), %s",
                             match.match_id, game.fallback_reason or "no propnet",
-                            "with the prover search" if match.thinker is not None
-                            else f"with {self.spec}")
+                            "with the prover search" if thinker is not None
+                            and thinker.searching else f"with {self.spec}")
             if self.match is not match and match.thinker is not None:  # aborted meanwhile
                 match.thinker.close(timeout=0)
                 match.thinker = None
@@ -265,32 +264,39 @@ class GgpPlayer:
             match.error = str(exc)
 
     def _thinker(self, game: AnyGame, state: AnyState, role: int) -> Thinker:
-        """The search of the bot spec; UCT (same c) where the C search refuses the
-        spec's algorithm for the game (e.g. the papers' algorithms other than UCD take
-        one or two roles only; docs/ggp.md).  On
-        the prover (no propnet): the prover search (decoupled UCT) with the spec's c."""
-        algorithm = self.algorithm()
-        seed = int(self.spec.params.get("seed", self.config.seed + self.matches_played))
-        if isinstance(game, ProverGame):
-            c = float(getattr(algorithm, "c", UCT.c))
-            if not isinstance(algorithm, UCT):
-                log.warning("%s on the prover: searching with decoupled UCT, c=%g",
-                            self.spec, c)
-            return ProverThinker(game, state, role, c=c, seed=seed,
-                                 budget=self.config.prover_iterations)
-        nodes = int(float(self.spec.params.get("nodes", 1_000_000)))
-        leaf = self.leaf_playouts
-        fallback = UCT(c=float(getattr(algorithm, "c", UCT.c)))
+        """The match's bot (``make_bot``) thinking about ``state`` for ``role`` on its
+        worker, started at once; UCT (same c) where the C search refuses the spec's
+        algorithm for the game (e.g. the papers' algorithms other than UCD take one or
+        two roles only; docs/ggp.md)."""
         try:
-            return SearchThinker(game, state, role, algorithm, seed=seed, max_nodes=nodes,
-                                 leaf_playouts=leaf)
+            return self._started(self.spec, game, state, role)
         except InvalidArgumentError as exc:
-            if isinstance(algorithm, UCT):
+            fallback = uct_fallback(self.spec) if not isinstance(game, ProverGame) else None
+            if fallback is None:
                 raise
             log.warning("%s does not take %s (%s): searching with %s", self.spec, game.name,
                         exc, fallback)
-            return SearchThinker(game, state, role, fallback, seed=seed, max_nodes=nodes,
-                                 leaf_playouts=leaf)
+            return self._started(fallback, game, state, role)
+
+    def _started(self, spec: BotSpec, game: AnyGame, state: AnyState, role: int
+                 ) -> Thinker:
+        match = self.match
+        if match is not None:  # the play clock is the budget (a bot's counts go)
+            spec = with_budget(spec, seconds=float(match.play_clock))
+        bot = make_bot(spec, game, seed=self.config.seed + self.matches_played)
+        bot.reset(game)
+        # The clock decides, except on the prover with its per-move iteration budget.
+        iterations = self.config.prover_iterations if isinstance(game, ProverGame) \
+            else None
+        thinker = Thinker(bot, ponder=self.config.ponder, iterations=iterations,
+                          puzzle_lines=True, seed=self.config.seed + self.matches_played)
+        try:
+            thinker.start(state, role)
+        except MiaiError:
+            thinker.close(timeout=0)
+            raise
+        thinker.resume()  # it searches from now on (the start clock included)
+        return thinker
 
     # -- play ------------------------------------------------------------------------
 
@@ -327,10 +333,10 @@ class GgpPlayer:
                 work.add_done_callback(lambda _: self._restart_soon(match))
             return
         thinker = match.thinker
-        if thinker is not None:
+        if thinker is not None and match.game is not None:
             timeout = max(MIN_THINK, deadline - loop.time())
-            work = loop.run_in_executor(self._search_pool, thinker.advance, list(moves),
-                                        timeout)
+            work = loop.run_in_executor(self._search_pool, _advance, thinker, match.game,
+                                        moves, timeout)
             ok = await _wait_until(work, deadline + 0.05)
             if not ok or not work.result():
                 self._drop_search(match, thinker, thinker.failed or "no advance in time")
@@ -358,7 +364,6 @@ class GgpPlayer:
                     log.warning("match %s: no search: %s", match.match_id, exc)
 
     async def _play(self, match: Match, msg: kif.Play, arrival: float) -> str:
-        loop = asyncio.get_running_loop()
         deadline = arrival + match.play_clock - self.config.margin
         # max_think caps the thinking only: the rule steps and the search's advance
         # keep the clock's time (with a small cap they would get none, and a search
@@ -383,25 +388,42 @@ class GgpPlayer:
         move: str | None = None
         source = "random"
         thinker = match.thinker
-        if thinker is not None:
-            thinker.resume()
-            if thinker.budget is None:
-                await asyncio.sleep(max(0.0, think_until - loop.time()))
-            else:  # answer as soon as the iteration budget is spent
-                while loop.time() < think_until and not thinker.budget_reached():
-                    await asyncio.sleep(min(BUDGET_POLL, max(0.0, think_until - loop.time())))
-            move = thinker.best(legal)
-            source = f"{thinker.reasoner}-search"
+        if thinker is not None and match.game is not None:
+            move = await self._think(match, thinker, legal, think_until)
+            source = f"{match.reasoner}-search" if thinker.searching else "bot"
             self._pause_pondering(match)
-        elif not self.is_search and isinstance(match.game, GdlGame):
-            move = await self._bot_move(match, think_until)
-            source = "bot"
         if move is None or move not in legal:
             match.fallbacks += 1
             move = self._rng.choice(legal)
             source = "random"
         self._count(match, source)
         return move
+
+    async def _think(self, match: Match, thinker: Thinker, legal: list[str],
+                     think_until: float) -> str | None:
+        """The thinker's move (text) by ``think_until`` (loop time, which is monotonic
+        time), or None when it has none in time."""
+        loop = asyncio.get_running_loop()
+        game, role = match.game, match.role
+        left = think_until - loop.time()
+        if thinker.searching:  # the search answers from its statistics at once
+            seconds = max(0.0, left)
+        else:  # a bot choosing gets a little less than the time left
+            seconds = max(MIN_THINK, left - min(BOT_SLACK, 0.2 * left))
+        try:
+            allowed = [native_move(game, text, role) for text in legal]
+        except MiaiError:
+            return None
+        work = loop.run_in_executor(self._think_pool, lambda: thinker.think(
+            seconds, legal=allowed, answer_by=think_until))
+        if not await _wait_until(work, think_until + THINK_SLACK):
+            return None
+        try:
+            thought: Thought = work.result()
+        except MiaiError as exc:
+            log.warning("match %s: no move from %s: %s", match.match_id, self.spec, exc)
+            return None
+        return None if thought.fallback else move_text(game, thought.move, role)
 
     def _count(self, match: Match, source: str) -> None:
         """Record where a move came from: propnet-search, prover-search, bot, random
@@ -414,7 +436,7 @@ class GgpPlayer:
         the event loop never waits for the search)."""
         thinker = match.thinker
         if not self.config.ponder and thinker is not None:
-            self._search_pool.submit(thinker.pause, 0.0)
+            self._search_pool.submit(thinker.halt)
 
     async def _legal(self, match: Match, deadline: float) -> list[str]:
         """Our legal moves, from the loaded game, else from the reference prover
@@ -456,33 +478,6 @@ class GgpPlayer:
                 log.warning("match %s: no legal moves: %s", match.match_id, exc)
         return []
 
-    async def _bot_move(self, match: Match, deadline: float) -> str | None:
-        """A hand-written bot's move, chosen on a thread with the time left."""
-        loop = asyncio.get_running_loop()
-        left = deadline - loop.time()
-        seconds = max(MIN_THINK, left - min(BOT_SLACK, 0.2 * left))
-        game, state, role = match.game, match.state.copy(), match.role
-        if not isinstance(game, GdlGame):
-            return None
-        spec = with_budget(self.spec, seconds=seconds)
-
-        def choose() -> str:
-            bot = make_bot(spec, game, seed=self.config.seed)
-            bot.reset(game)
-            tm = state.to_move
-            move = bot.choose(state, role if tm < 0 else None)
-            return game.move_to_text(move, role)
-
-        if self._bot_work is not None and not self._bot_work.done():
-            return None  # the last choice is still running: do not queue behind it
-        work = self._bot_work = loop.run_in_executor(self._bot_pool, choose)
-        if await _wait_until(work, deadline):
-            try:
-                return work.result()
-            except MiaiError as exc:
-                log.warning("bot %s failed: %s", self.spec, exc)
-        return None
-
     def _end(self) -> None:
         match = self.match
         if match is None:
@@ -505,6 +500,16 @@ def _check_config(config: PlayerConfig) -> None:
     seconds = config.ground_seconds
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
         raise InvalidArgumentError(f"ground_seconds must be None or > 0, not {seconds!r}")
+
+
+def _advance(thinker: Thinker, game: AnyGame, moves: tuple[str, ...],
+             timeout: float) -> bool:
+    """Tell the thinker of a joint move (texts); False when it could not follow."""
+    try:
+        return thinker.advance(native_joint(game, moves), timeout)
+    except MiaiError as exc:
+        thinker.failed = f"advance: {exc}"
+        return False
 
 
 def _watch(future: Future) -> asyncio.Future:

@@ -46,6 +46,26 @@ def canonical(move: str) -> str:
     return normalize_term_text(move)
 
 
+def native_move(game: AnyGame, text: str, role: int) -> Any:
+    """The game's own move for a KIF text: an id on a propnet, the canonical text on
+    the prover (as bots and their searches take moves)."""
+    if isinstance(game, GdlGame):
+        return game.move_from_text(text, role)
+    return canonical(text)
+
+
+def native_joint(game: AnyGame, joint: Sequence[str]) -> list[Any]:
+    """A joint move (texts, one per role) as the game's own moves."""
+    return [native_move(game, text, role) for role, text in enumerate(joint)]
+
+
+def move_text(game: AnyGame, move: Any, role: int) -> str:
+    """The KIF text of the game's own move (the inverse of ``native_move``)."""
+    if isinstance(game, GdlGame):
+        return game.move_to_text(move, role)
+    return str(move)
+
+
 def apply_joint(game: AnyGame, state: AnyState, joint: Sequence[str]) -> None:
     """Play one move per role (texts) on ``state`` in place; IllegalMoveError when
     some move is not legal for its role."""

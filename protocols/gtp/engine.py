@@ -5,6 +5,13 @@
 Every command either succeeds or answers ``? message`` with the engine's state
 unchanged: commands work on copies (see session.py) and commit at the end.
 
+The bot thinks through a Thinker (bots/thinker.py): genmove asks it for a move by the
+clock's budget (protocols/gtp/genmove.py), played moves advance it, and with
+``ponder`` its search goes on during the opponent's time after our move; every command
+first pauses it, so commands never see a running search.  This module is the only one
+of protocols/gtp that imports the others (genmove and gogui take what they need as
+arguments).
+
 Only GTP goes to stdout (server.py); logging goes to stderr.
 """
 
@@ -15,12 +22,13 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from bots.base import Bot
+from bots.report import Report
+from bots.thinker import Thinker
 from engine import games
 from engine.errors import IllegalMoveError, MiaiError
-from protocols.gtp import framing
-from protocols.gtp.ponder import Ponderer
+from protocols.gtp import framing, genmove, gogui
 from protocols.gtp.session import COLOUR_NAMES, MAX_SIZE, GoSession, parse_colour
 from protocols.gtp.timecontrol import TimeControl
 
@@ -31,6 +39,7 @@ NO_ARGUMENTS = frozenset((
     "protocol_version", "name", "version", "list_commands", "quit", "clear_board", "undo",
     "final_score", "showboard", "gogui-analyze_commands",
 ))
+PAUSE_SECONDS = 10.0  # a command waits this long for the search to pause, at most
 
 
 class GtpError(Exception):
@@ -51,7 +60,7 @@ class GtpEngine:
     def __init__(
         self,
         options: GtpOptions | None = None,
-        bot_factory: Callable[[str, games.Game], Any] | None = None,
+        bot_factory: Callable[[str, games.Game], Bot] | None = None,
         stderr: Callable[[str], None] | None = None,
     ) -> None:
         self.options = options or GtpOptions()
@@ -59,11 +68,9 @@ class GtpEngine:
         self.clock = TimeControl()
         self._bot_factory = bot_factory or _default_bot_factory
         self._stderr = stderr or (lambda text: None)
-        self._bot: Any = None
+        self._thinker: Thinker | None = None
         self._bot_game: games.Game | None = None
-        self.bot_own_seconds: float | None = None  # the spec's seconds, before any clock
         self.quit_requested = False
-        self.ponderer = Ponderer()
         self.commands: dict[str, Callable[[Sequence[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
             "name": lambda a: "miai",
@@ -91,16 +98,14 @@ class GtpEngine:
             "loadsgf": self.cmd_loadsgf,
             "printsgf": self.cmd_printsgf,
         }
-        from protocols.gtp import gogui
-
-        gogui.register(self)
+        gogui.register(self.commands, self)
 
     # -- dispatch -------------------------------------------------------------
     def handle(self, line: str) -> str:
         command = framing.parse(line)
         if command is None:
             return ""
-        self.ponderer.stop()  # every command sees a search at rest
+        self._pause()  # every command sees a search at rest
         handler = self.commands.get(command.name.lower()) if command.name else None
         if handler is None:
             return framing.failure(command.id, "unknown command")
@@ -126,10 +131,9 @@ class GtpEngine:
         return ""
 
     def close(self) -> None:
-        self.ponderer.stop()
-        if self._bot is not None and hasattr(self._bot, "close"):
-            self._bot.close()
-        self._bot = None
+        thinker, self._thinker = self._thinker, None
+        if thinker is not None:
+            thinker.close(timeout=PAUSE_SECONDS)  # closes the bot too
 
     # -- setup ----------------------------------------------------------------
     def cmd_boardsize(self, args: Sequence[str]) -> str:
@@ -233,22 +237,30 @@ class GtpEngine:
         return self._genmove(args, commit=True, cleanup=True)
 
     def _genmove(self, args: Sequence[str], commit: bool, cleanup: bool) -> str:
-        from protocols.gtp import genmove
-
         _arity(args, 1)
         try:
             role = parse_colour(args[0])
         except MiaiError as exc:
             raise GtpError("invalid color") from exc
-        decision = genmove.decide(self, role, cleanup=cleanup)
+        thinker = self.thinker()
+        progress = None
+        if self.options.gfx:
+            def progress(report: Report) -> None:
+                text = gogui.live_gfx(self, report)
+                if text:
+                    self.emit_stderr(text)
+        decision = genmove.decide(self.session, self.clock, self.options, thinker, role,
+                                  cleanup=cleanup, progress=progress)
+        if decision.fallback:
+            self.abandon_bot()  # it may still be thinking: never reuse it
         if decision.resign:
             return "resign"
         if commit:
             before = self.session.state.copy()
             self.session.play(role, decision.move)
             self._observe(before, decision.move, role)
-            if self.options.ponder and self._bot is not None and not decision.fallback:
-                self.ponderer.start(self._bot)
+            if self.options.ponder and self._thinker is not None:
+                self._thinker.resume()  # the opponent's time: the search goes on
         return self.session.vertex(decision.move)
 
     # -- scoring --------------------------------------------------------------
@@ -317,43 +329,65 @@ class GtpEngine:
         return text.strip()
 
     # -- the bot --------------------------------------------------------------
-    def bot(self) -> Any:
-        """The bot for the current game (made lazily, remade after setup changes)."""
-        if self._bot is None or self._bot_game is not self.session.game:
+    def thinker(self) -> Thinker:
+        """The thinker of the bot for the current game (made lazily, remade after
+        setup changes)."""
+        if self._thinker is None or self._bot_game is not self.session.game:
             self.close()
-            self._bot = self._bot_factory(self.options.bot_spec, self.session.game)
+            bot = self._bot_factory(self.options.bot_spec, self.session.game)
+            bot.reset(self.session.game)
+            self._thinker = Thinker(bot, ponder=self.options.ponder,
+                                    fallback=genmove.fallback_move)
             self._bot_game = self.session.game
-            self.bot_own_seconds = getattr(self._bot, "seconds", None)
-            if hasattr(self._bot, "reset"):
-                self._bot.reset(self.session.game)
-        return self._bot
+        return self._thinker
+
+    @property
+    def pondering(self) -> bool:
+        """True while the bot's search runs on the opponent's time."""
+        return self._thinker is not None and self._thinker.pondering
+
+    def last_report(self) -> Report | None:
+        """The report of the bot's last move (gogui's analyze commands)."""
+        return None if self._thinker is None else self._thinker.last_report
 
     def abandon_bot(self) -> None:
-        """Forget the bot without waiting for it (it missed its deadline)."""
-        self._bot = None
+        """Forget the bot without waiting for it (it missed its deadline): its worker
+        ends once the bot returns; the bot is not closed under it."""
+        thinker, self._thinker = self._thinker, None
         self._bot_game = None
+        if thinker is not None:
+            thinker.close(timeout=0, close_bot=False)
+
+    def _pause(self) -> None:
+        thinker = self._thinker
+        if thinker is not None and not thinker.pause(PAUSE_SECONDS):
+            log.error("the search did not pause: the bot is abandoned")
+            self.abandon_bot()
 
     def _invalidate_bot(self) -> None:
         """Setup changed under the bot: it restarts from the current position."""
-        if self._bot is not None and hasattr(self._bot, "reset"):
-            self._bot.reset(self.session.game)
+        if self._thinker is not None:
+            self._thinker.reset(self.session.game)
 
     def _observe(self, before: games.State, move: int, role: int) -> None:
-        if self._bot is None or not hasattr(self._bot, "observe"):
+        thinker = self._thinker
+        if thinker is None:
             return
         if before.to_move != role or before.is_terminal():
-            self._bot.reset(self.session.game)  # implicit pass or clean-up: resync
+            thinker.reset(self.session.game)  # implicit pass or clean-up: resync
             return
         try:
-            self._bot.observe(before, move)
+            ok = thinker.advance(move, timeout=PAUSE_SECONDS, before=before)
         except MiaiError:
-            self._bot.reset(self.session.game)
+            ok = False
+        if not ok:
+            thinker.reset(self.session.game)
 
     def emit_stderr(self, text: str) -> None:
         self._stderr(text)
 
 
-def _default_bot_factory(spec: str, game: games.Game) -> Any:
+def _default_bot_factory(spec: str, game: games.Game) -> Bot:
     from bots.registry import make_bot
 
     return make_bot(spec, game)

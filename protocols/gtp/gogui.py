@@ -5,15 +5,33 @@
 are on, a block ``gogui-gfx:`` + gfx commands + an empty line goes to stderr after each
 search batch: the most visited moves as labels, their win rates as influence, and the
 principal variation.
+
+The commands read the engine through :class:`View` (the session, the options, the
+last report), so this module does not import the engine (protocols/gtp/engine.py
+registers them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from protocols.gtp.engine import GtpEngine
+from engine.errors import InvalidArgumentError
+from protocols.gtp.session import GoSession
+
+
+class GfxOption(Protocol):
+    gfx: bool
+
+
+class View(Protocol):
+    """What the analyze commands read of the GTP engine."""
+
+    session: GoSession
+    options: GfxOption
+
+    def last_report(self) -> Any: ...
+
 
 ANALYZE = (
     "gfx/Search: visits, win rates, PV/miai-gfx",
@@ -28,8 +46,8 @@ ANALYZE = (
 )
 
 
-def register(engine: GtpEngine) -> None:
-    c = engine.commands
+def register(commands: dict[str, Callable[[Sequence[str]], str]], engine: View) -> None:
+    c = commands
     c["gogui-analyze_commands"] = lambda a: "\n".join(ANALYZE)
     c["miai-gfx"] = lambda a: _gfx_commands(engine, _report(engine))
     c["miai-visits"] = lambda a: _board(engine, _per_move(engine, lambda s: float(s.visits)))
@@ -41,20 +59,19 @@ def register(engine: GtpEngine) -> None:
     c["miai-live_gfx"] = lambda a: _live(engine, a)
 
 
-def _report(engine: GtpEngine) -> Any:
-    bot = engine._bot
-    return getattr(bot, "last_report", None) if bot is not None else None
+def _report(engine: View) -> Any:
+    return engine.last_report()
 
 
-def _per_move(engine: GtpEngine, value: Any) -> dict[int, float]:
+def _per_move(engine: View, value: Any) -> dict[int, float]:
     report = _report(engine)
     if report is None:
         return {}
     points = engine.session.size**2
-    return {s.move: value(s) for s in getattr(report, "moves", []) if s.move < points}
+    return {s.move: value(s) for s in report.moves if s.move < points}
 
 
-def _board(engine: GtpEngine, values: dict[int, float]) -> str:
+def _board(engine: View, values: dict[int, float]) -> str:
     size = engine.session.size
     rows = []
     for r in range(size):
@@ -68,10 +85,10 @@ def _board(engine: GtpEngine, values: dict[int, float]) -> str:
     return "\n" + "\n".join(rows)
 
 
-def _pv(engine: GtpEngine, report: Any) -> str:
-    if report is None or not getattr(report, "pv", None):
+def _pv(engine: View, report: Any) -> str:
+    if report is None or not report.pv:
         return ""
-    role = getattr(report, "role", None)
+    role = report.role
     colour = "bw"[role if role in (0, 1) else engine.session.to_move()]
     out = []
     for move in report.pv:
@@ -80,20 +97,20 @@ def _pv(engine: GtpEngine, report: Any) -> str:
     return " ".join(out)
 
 
-def _ownership(engine: GtpEngine) -> str:
+def _ownership(engine: View) -> str:
     from engine import go
 
     own = go.ownership(engine.session.state, 300, seed=1)
     return _board(engine, dict(enumerate(own.territory)))
 
 
-def _intervals(engine: GtpEngine) -> str:
+def _intervals(engine: View) -> str:
     report = _report(engine)
     if report is None:
         return ""
     intervals = getattr(report, "extra", {}).get("intervals")
     pairs = []
-    for s in getattr(report, "moves", []):
+    for s in report.moves:
         if s.move >= engine.session.size**2:
             continue
         lo, hi = (intervals[s.move] if intervals and s.move in intervals else (s.ci_low, s.ci_high))
@@ -114,36 +131,34 @@ def _text_report(report: Any) -> str:
     return "\n".join(lines)
 
 
-def _gfx_commands(engine: GtpEngine, report: Any) -> str:
+def _gfx_commands(engine: View, report: Any) -> str:
     if report is None:
         return ""
-    moves = [s for s in getattr(report, "moves", []) if s.visits > 0][:12]
+    moves = [s for s in report.moves if s.visits > 0][:12]
     lines = []
     if moves:
         lines.append("LABEL " + " ".join(f"{s.text.upper()} {s.visits}" for s in moves
                                           if s.text.lower() != "pass"))
-        sign = -1.0 if getattr(report, "role", 0) == 1 else 1.0  # GoGui: black positive
+        sign = -1.0 if report.role == 1 else 1.0  # GoGui: black positive
         lines.append("INFLUENCE " + " ".join(
             f"{s.text.upper()} {sign * (2 * s.mean - 1):.2f}" for s in moves
             if s.text.lower() != "pass"))
     pv = _pv(engine, report)
     if pv:
         lines.append("VAR " + pv)
-    total = getattr(report, "iterations", 0)
+    total = report.iterations
     lines.append(f"TEXT {total} iterations, value {report.root_value:.3f}")
     return "\n".join(line for line in lines if line.split(" ", 1)[-1].strip() or line == "")
 
 
-def live_gfx(engine: GtpEngine, role: int, report: Any) -> str:
+def live_gfx(engine: View, report: Any) -> str:
     body = _gfx_commands(engine, report)
     return f"gogui-gfx:\n{body}\n\n" if body else ""
 
 
-def _live(engine: GtpEngine, args: Sequence[str]) -> str:
+def _live(engine: View, args: Sequence[str]) -> str:
     if len(args) != 1 or args[0] not in ("on", "off"):
-        from protocols.gtp.engine import GtpError
-
-        raise GtpError("syntax error")
+        raise InvalidArgumentError("syntax error")
     engine.options.gfx = args[0] == "on"
     return ""
 

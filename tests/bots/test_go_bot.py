@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bots.registry import PRESETS, make_bot, resolve, with_budget
+from bots.thinker import Thinker
 from engine import games, go
 from engine.errors import InvalidArgumentError
 
@@ -39,6 +40,26 @@ def test_it_searches_with_the_heavy_policy_and_reuses_its_tree() -> None:
     assert reply in st.legal_moves()
     assert bot.search is search  # the same search, advanced: the tree was kept
     assert search.info()["iterations"] == 600
+
+
+def test_a_thinker_runs_the_heavy_policy_search_and_plays_choose_s_move() -> None:
+    """Through a Thinker (GTP's genmove) the Go bot searches the same policy game, and
+    a budget think plays what ``choose`` plays with that budget."""
+    game = games.create("go", size=7, komi=7)
+    spec = "go9:seconds=inf,iterations=200"
+    bot, twin = make_bot(spec, game, seed=3), make_bot(spec, game, seed=3)
+    bot.reset(game)
+    twin.reset(game)
+    thinker = Thinker(bot)
+    try:
+        st = game.initial_state()
+        thinker.start(st, 0)
+        thought = thinker.think(None)
+        assert bot.search is not None  # type: ignore[attr-defined]
+        assert bot.search.state.game.params["policy"] == go.POLICY_FULL  # type: ignore[attr-defined]
+        assert not thought.fallback and thought.move == twin.choose(st)
+    finally:
+        thinker.close()
 
 
 def test_playout_key_and_algorithm_key() -> None:

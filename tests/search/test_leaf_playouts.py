@@ -124,7 +124,7 @@ def test_the_ggp_player_takes_the_leaf_key() -> None:
     while thinker.iterations() < 20 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert thinker.pause(5.0)
-    info = thinker._search.info()
+    info = thinker.bot.search.info()  # type: ignore[attr-defined]
     thinker.close()
     assert info["iterations"] >= 20
     assert info["playouts"] % 16 == 0 and 0 < info["playouts"] <= 16 * info["iterations"]

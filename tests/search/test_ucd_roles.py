@@ -15,12 +15,13 @@ from functools import cache
 
 import pytest
 
+from bots import make_bot
+from bots.thinker import Thinker
 from engine import games
 from engine.errors import InvalidArgumentError
 from engine.gdl.game import load
 from engine.gdl.sheets import PACKAGED
 from engine.search import UCD, UCT, Search
-from protocols.ggp.thinker import SearchThinker
 from tests.helpers.variant_dump import (
     compare_ucd_with_reference,
     dump,
@@ -190,8 +191,9 @@ def test_solver_is_refused_with_three_roles_and_the_ggp_thinker_searches_ucd():
     game = three_player()
     with pytest.raises(InvalidArgumentError):
         Search(game.initial_state(), UCD(solver=True), seed=1)
-    thinker = SearchThinker(game, game.initial_state(), 1, UCD(2, 1, 2, c=0.4), seed=3)
+    thinker = Thinker(make_bot("ucd:d1=2,d2=1,d3=2,c=0.4", game, seed=3))
     try:
-        assert thinker._search.algorithm.name == "ucd"
+        thinker.start(game.initial_state(), 1)
+        assert thinker.bot.search.algorithm.name == "ucd"  # type: ignore[attr-defined]
     finally:
         thinker.close()

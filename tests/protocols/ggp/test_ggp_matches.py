@@ -13,13 +13,15 @@ import logging
 import aiohttp
 import pytest
 
+from bots import make_bot
+from bots.thinker import Thinker
+from engine.gdl.game import load
 from engine.gdl.prover_game import ProverGame
 from engine.search import UCD, UCT
 from protocols.ggp import kif
 from protocols.ggp.gamemaster import MatchRecord
 from protocols.ggp.local import run_series
 from protocols.ggp.player import GgpPlayer, PlayerConfig
-from protocols.ggp.thinker import SearchThinker
 from tests.helpers.ggp import post, rules, served
 
 PLAY_CLOCK = 2
@@ -111,9 +113,10 @@ def test_ggp_ucd_plays_a_three_player_game_with_ucd_itself(caplog: pytest.LogCap
 def test_ggp_ucd_preset_is_the_papers_ucd() -> None:
     """``ggp-ucd`` is UCD with the UCD paper's GGP setting (section 4.4): c = 40 on
     the 0..100 goal scale, i.e. 0.4 on rewards 0..1, and (d1, d2, d3) = (2, 1, 2)."""
+    game = load(rules("tictactoe"), "ttt")
     player = GgpPlayer(PlayerConfig(bot="ggp-ucd"))
     try:
-        algorithm = player.algorithm()
+        algorithm = make_bot(player.spec, game).algorithm  # type: ignore[attr-defined]
         assert type(algorithm) is UCD
         assert (algorithm.c, algorithm.d1, algorithm.d2, algorithm.d3) == (0.4, 2, 1, 2)
         assert algorithm == UCD(c=0.4, d1=2, d2=1, d3=2)  # every other field the default
@@ -121,7 +124,7 @@ def test_ggp_ucd_preset_is_the_papers_ucd() -> None:
         player.close()
     default = GgpPlayer(PlayerConfig())
     try:
-        assert default.algorithm() == UCT(c=0.4)
+        assert make_bot(default.spec, game).algorithm == UCT(c=0.4)  # type: ignore[attr-defined]
     finally:
         default.close()
 
@@ -146,11 +149,13 @@ def test_ggp_ucd_searches_a_three_player_game_with_ucd() -> None:
                 state.play_joint(last)
             assert player.match is not None
             thinker = player.match.thinker
-            assert isinstance(thinker, SearchThinker)
-            assert thinker.algorithm == UCD(c=0.4, d1=2, d2=1, d3=2)
+            assert isinstance(thinker, Thinker) and thinker.searching
+            assert thinker.bot.algorithm == UCD(c=0.4, d1=2, d2=1, d3=2)  # type: ignore[attr-defined]
             assert thinker.iterations() > 0
             # the report of the algorithm the C search was configured with
-            assert thinker._search.result().extra["ucd"]["depths"] == [2, 1, 2]
+            report = thinker.report()
+            assert report is not None
+            assert report.extra["ucd"]["depths"] == [2, 1, 2]  # type: ignore[attr-defined]
             assert player.match.moves_by["propnet-search"] >= 1
             assert (await post(s, url, "(abort u)"))[1] == "aborted"
 

@@ -13,11 +13,11 @@ import time
 import aiohttp
 import pytest
 
+from bots.thinker import Thinker, Thought
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.player import GgpPlayer, PlayerConfig
 from protocols.ggp.rules import load_rules
-from protocols.ggp.thinker import SearchThinker
 from tests.helpers.ggp import post, rules, served
 
 TTT = rules("tictactoe")
@@ -164,11 +164,10 @@ def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
 
 
 class StuckThinker:
-    """A search that never answers: ``advance`` and ``pause`` block far past any
-    clock (until ``release`` is set), ``best`` has nothing."""
+    """A search that never answers: ``advance``, ``pause`` and ``halt`` block far past
+    any clock (until ``release`` is set), ``think`` has nothing (a fallback)."""
 
-    reasoner = "propnet"
-    budget: int | None = None
+    searching = True
 
     def __init__(self, release: threading.Event) -> None:
         self.release = release
@@ -186,14 +185,12 @@ class StuckThinker:
     def pause(self, timeout: float) -> bool:
         return self._block()
 
-    def resume(self) -> None:
-        pass
+    def halt(self) -> None:
+        self._block()
 
-    def best(self, legal: list[str]) -> str | None:
-        return None
-
-    def budget_reached(self) -> bool:
-        return False
+    def think(self, seconds: float | None, *, legal: list[object],
+              answer_by: float | None = None) -> Thought:
+        return Thought(legal[0], fallback=True)
 
     def iterations(self) -> int:
         return 0
@@ -255,7 +252,7 @@ def caught_up(player: GgpPlayer) -> bool:
     """The player's search is at the match's position."""
     match = player.match
     thinker = None if match is None else match.thinker
-    return (isinstance(thinker, SearchThinker) and match is not None
+    return (isinstance(thinker, Thinker) and match is not None
             and match.state is not None
             and thinker.position().to_bytes() == match.state.to_bytes())
 

@@ -2,7 +2,8 @@
 
 The grounding bound is forced tiny (``PlayerConfig.ground_atoms=1``), so the player
 gets the prover (``engine.gdl.prover_game``) instead of a propnet and must search it
-(``engine.gdl.prover_search`` on a thread, ``protocols.ggp.prover_thinker``).  The
+(``engine.gdl.prover_search``, run by the bot ``bots/prover_bot.py`` through the
+Thinker of ``bots/thinker.py``; the Thinker's own tests are in test_thinker.py).  The
 game master itself plays on the C propnet, and each finished match is replayed on a
 fresh prover: every move legal and on time, goals as the rules say.  The search uses
 an iteration budget per position, so its moves depend on the seeds, not on the
@@ -12,7 +13,6 @@ machine's load (no timing threshold).
 from __future__ import annotations
 
 import asyncio
-import time
 
 import aiohttp
 import pytest
@@ -23,7 +23,6 @@ from engine.gdl.prover_search import ProverSearch, search_move
 from protocols.ggp import kif
 from protocols.ggp.gamemaster import MatchRecord, MatchSpec, run_match
 from protocols.ggp.player import GgpPlayer, PlayerConfig
-from protocols.ggp.prover_thinker import ProverThinker
 from tests.helpers.ggp import post, rules, served
 
 PLAY_CLOCK = 10  # generous: the budget, not the clock, ends each search
@@ -136,28 +135,6 @@ def test_simultaneous_and_three_role_games_are_searched() -> None:
             assert search.best_move(role) in game.initial_state().rule_moves(role)
 
 
-def test_thinker_budget_advance_and_refused_moves() -> None:
-    game = ProverGame(rules("tictactoe"))
-    thinker = ProverThinker(game, game.initial_state(), 0, seed=6, budget=15)
-    try:
-        end = time.monotonic() + 20
-        while not thinker.budget_reached() and time.monotonic() < end:
-            time.sleep(0.01)
-        assert thinker.budget_reached() and thinker.iterations() == 15
-        assert thinker.best(["(play 2 2 x)"]) in (None, "(play 2 2 x)")
-        assert thinker.advance(["(play 2 2 x)", "noop"], 1.0)
-        assert not thinker.budget_reached()
-        end = time.monotonic() + 20
-        while not thinker.budget_reached() and time.monotonic() < end:
-            time.sleep(0.01)
-        assert thinker.iterations() == 15  # the budget again, from the new root
-        assert thinker.best(["noop"]) == "noop"  # O moves now: xplayer's one move
-        assert not thinker.advance(["(play 2 2 x)", "noop"], 1.0)  # not legal any more
-        assert thinker.failed is not None
-    finally:
-        thinker.close()
-
-
 def test_node_bound_and_subtree_kept_on_advance() -> None:
     game = ProverGame(rules("tictactoe"))
     small = ProverSearch(game, game.initial_state(), seed=9, max_nodes=4)
@@ -182,23 +159,3 @@ def test_bad_knobs_are_refused() -> None:
     game = ProverGame(rules("tictactoe"))
     with pytest.raises(InvalidArgumentError):
         ProverSearch(game, game.initial_state(), c=-1.0)
-
-
-def test_thinker_pauses_and_ponders_without_a_budget() -> None:
-    game = ProverGame(rules("tictactoe"))
-    thinker = ProverThinker(game, game.initial_state(), 1, seed=8)
-    try:
-        end = time.monotonic() + 20
-        while thinker.iterations() < 3 and time.monotonic() < end:
-            time.sleep(0.01)
-        assert thinker.pause(5.0)
-        paused = thinker.iterations()
-        time.sleep(0.1)
-        assert thinker.iterations() == paused  # paused: no iteration finishes
-        thinker.resume()  # the opponent's turn: the search goes on from the same root
-        while thinker.iterations() <= paused and time.monotonic() < end:
-            time.sleep(0.01)
-        assert thinker.iterations() > paused
-        assert thinker.best(["noop"]) == "noop"
-    finally:
-        thinker.close()

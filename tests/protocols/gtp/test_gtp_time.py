@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from bots.base import BaseBot
 from engine.games import Game, State
 from protocols.gtp.engine import GtpEngine, GtpOptions
 
@@ -20,43 +21,33 @@ class FakeReport:
     role: int = 0
 
 
-class HangingBot:
-    """Never answers on its own; ignores stop()."""
+class HangingBot(BaseBot):
+    """Never answers on its own; ignores stop() (the default: no way to stop)."""
 
     def __init__(self, game: Game) -> None:
+        super().__init__("hanging", "hanging", game)
         self.release = threading.Event()
-        self.last_report = None
-        self.seconds = 5.0
-
-    def reset(self, game: Game) -> None: ...
 
     def choose(self, state: State, role: int | None = None) -> int:
         self.release.wait(60)
         return state.legal_moves()[0]
 
-    def observe(self, state_before: State, move: int) -> None: ...
-
     def close(self) -> None:
         self.release.set()
 
 
-class StoppableSearch:
-    def __init__(self) -> None:
+class StoppableBot(HangingBot):
+    """Thinks until it is stopped, then answers its favourite move."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
         self.stopped = threading.Event()
 
     def stop(self) -> None:
         self.stopped.set()
 
-
-class StoppableBot(HangingBot):
-    """Thinks until its search is stopped, then answers its favourite move."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        self.search = StoppableSearch()
-
     def choose(self, state: State, role: int | None = None) -> int:
-        self.search.stopped.wait(60)
+        self.stopped.wait(60)
         return state.parse_move("E5")
 
 
@@ -66,7 +57,7 @@ class ReportingBot(HangingBot):
         self.value = value
 
     def choose(self, state: State, role: int | None = None) -> int:
-        self.last_report = FakeReport(self.value, 10_000)
+        self._report = FakeReport(self.value, 10_000)  # type: ignore[assignment]
         return state.parse_move("E5")
 
 

@@ -1,77 +1,19 @@
-"""The pondering search of the GGP player: puzzle lines (in the thinker and played by
-the player over HTTP), pause/advance/close."""
+"""The GGP player on one-player games (puzzles): the Thinker's kept line
+(bots/thinker.py, ``puzzle_lines``) is played over HTTP to the best goal."""
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import pytest
 
-from engine.gdl.game import load
+from bots.thinker import Thinker, Thought
 from engine.gdl.prover_game import ProverGame, ProverState
-from engine.search import UCT
 from protocols.ggp import kif
 from protocols.ggp.player import PlayerConfig
-from protocols.ggp.thinker import BestLine, SearchThinker
 from tests.helpers.ggp import post, rules, served
-
-
-def wait_for(predicate, seconds: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
-
-
-def test_puzzle_line_is_complete_and_replays_to_its_goal() -> None:
-    text = rules("maze")
-    game = load(text, "maze")
-    thinker = SearchThinker(game, game.initial_state(), 0, UCT(c=0.4), seed=1)
-    try:
-        assert wait_for(lambda: thinker.line.goal >= 1.0)
-        assert thinker.pause(5.0)
-        line = list(thinker.line.moves)
-    finally:
-        thinker.close()
-    state = ProverGame(text).initial_state()  # the line checked by the other engine
-    for move in line:
-        assert move in state.rule_moves(0)
-        state.play_joint([move])
-    assert state.is_terminal() and state.rewards() == (1.0,)
-
-
-def test_best_line_keeps_the_best_and_follows_the_root() -> None:
-    line = BestLine()
-    line.offer(0.5, ["a", "b"])
-    line.offer(0.4, ["c"])
-    assert (line.goal, line.moves) == (0.5, ["a", "b"])
-    line.advance("a")
-    assert line.moves == ["b"]
-    line.advance("z")  # the root left the line: forget it
-    assert (line.goal, line.moves) == (-1.0, [])
-
-
-def test_pause_advance_resume_and_refused_moves() -> None:
-    game = load(rules("tictactoe"), "ttt")
-    thinker = SearchThinker(game, game.initial_state(), 0, UCT(), seed=2)
-    try:
-        assert wait_for(lambda: thinker.iterations() > 0)
-        assert thinker.pause(5.0)
-        paused = thinker.iterations()
-        time.sleep(0.1)
-        assert thinker.iterations() == paused
-        assert thinker.advance(["(play 2 2 x)", "noop"], 5.0)
-        legal = ["noop"]
-        assert thinker.best(legal) is None  # oplayer moves now: nothing for xplayer
-        assert not thinker.advance(["(play 2 2 x)", "noop"], 5.0)  # not legal any more
-        assert thinker.failed is not None
-    finally:
-        thinker.close()
 
 
 def best_goal(state: ProverState, memo: dict[tuple[str, ...], int]) -> int:
@@ -95,25 +37,26 @@ def test_player_replays_the_kept_line_to_the_best_goal(name: str,
     text = rules(name)
     oracle = ProverGame(text)
     optimum = best_goal(oracle.initial_state(), {})
-    calls: list[tuple[float, list[str], str | None]] = []  # (goal, line, move) per best()
+    calls: list[tuple[float, list[str], str | None]] = []  # (goal, line, move) per think
 
     async def main() -> list[tuple[str, int, int]]:
         config = PlayerConfig(bot="uct:c=0.4", max_think=0.2, margin=0.3)
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
             make = player._thinker
 
-            def recording(game: object, state: object, role: int) -> SearchThinker:
+            def recording(game: Any, state: object, role: int) -> Thinker:
                 thinker = make(game, state, role)
-                assert isinstance(thinker, SearchThinker)
-                best: Callable[[list[str]], str | None] = thinker.best
+                assert isinstance(thinker, Thinker) and thinker.searching
+                think = thinker.think
 
-                def best_recorded(legal: list[str]) -> str | None:
+                def think_recorded(*args: Any, **kwargs: Any) -> Thought:
                     goal, line = thinker.kept_line()  # before: a line only gets better
-                    move = best(legal)
-                    calls.append((goal, line, move))
-                    return move
+                    thought = think(*args, **kwargs)
+                    move = None if thought.fallback else game.move_to_text(thought.move, 0)
+                    calls.append((goal, [game.move_to_text(m, 0) for m in line], move))
+                    return thought
 
-                monkeypatch.setattr(thinker, "best", best_recorded)
+                monkeypatch.setattr(thinker, "think", think_recorded)
                 return thinker
 
             monkeypatch.setattr(player, "_thinker", recording)
