@@ -12,7 +12,9 @@
  * the header holds the pieces of the play and playout ops that such games share (the
  * mover's move, key updates, the playout's empties and byte-per-cell board, the draw of
  * a uniformly random empty cell), so the games that use them draw the same random
- * streams and leave the same states.
+ * streams and leave the same states; and the pieces of their other ops that are one
+ * thing: move text (a column letter and a row number), text rendering into a buffer,
+ * and the from-scratch check of the groups against the forest.
  *
  * Safety: cg_find and cg_check_roots stay inside [0, cells) and stop on cycles, so a
  * forest corrupted by its owner gives wrong answers, never an out-of-bounds access or an
@@ -21,8 +23,10 @@
 #ifndef MIAI_CELLGROUPS_H
 #define MIAI_CELLGROUPS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/game.h"
@@ -260,6 +264,69 @@ static inline bool cg_check_roots(const uint16_t *parent, const uint64_t *occ0,
         root[i] = (uint16_t)x;
     }
     return true;
+}
+
+/* The groups of stones recomputed by flood fill over nb[cells][6] (neighbour ids, -1 off
+ * the board) and compared with the forest's roots root[] (from cg_check_roots): the cells
+ * of a group must share one root, and two groups must not share one.  comp[i] gets the
+ * group of stone i, named by its lowest cell (UINT16_MAX for an empty cell); stack[]
+ * is room for `cells` entries.  False if the forest does not match the groups. */
+static inline bool cg_check_groups(const int16_t (*nb)[6], const uint64_t *occ0,
+                                   const uint64_t *occ1, uint32_t cells, const uint16_t *root,
+                                   uint16_t *comp, uint16_t *stack) {
+    const uint16_t unseen = UINT16_MAX;
+    for (uint32_t i = 0; i < cells; i++) comp[i] = unseen;
+    for (uint32_t i = 0; i < cells; i++) {
+        const uint64_t *own = cg_has(occ0, i) ? occ0 : cg_has(occ1, i) ? occ1 : NULL;
+        if (!own || comp[i] != unseen) continue;
+        if (comp[root[i]] != unseen) return false; /* root shared with an earlier group */
+        uint32_t top = 0;
+        stack[top++] = (uint16_t)i;
+        comp[i] = (uint16_t)i;
+        while (top) {
+            uint32_t x = stack[--top];
+            if (root[x] != root[i]) return false;
+            for (int k = 0; k < 6; k++) {
+                int32_t q = nb[x][k];
+                if (q < 0 || comp[q] != unseen || !cg_has(own, (uint32_t)q)) continue;
+                comp[q] = (uint16_t)i;
+                stack[top++] = (uint16_t)q;
+            }
+        }
+    }
+    return true;
+}
+
+/* Move text "a1": a column letter (upper case accepted) below 'a' + cols, then a row
+ * number 1..rows of one or two digits without a leading zero.  Writes the 0-based
+ * column and row; false if the text is not such a cell. */
+static inline bool cg_parse_cell(const char *t, uint32_t cols, uint32_t rows, uint32_t *col,
+                                 uint32_t *row) {
+    char c = (char)(t[0] | 0x20);
+    if (c < 'a' || c >= (char)('a' + cols)) return false;
+    if (t[1] < '1' || t[1] > '9') return false;
+    uint32_t v = (uint32_t)(t[1] - '0');
+    if (t[2]) {
+        if (t[2] < '0' || t[2] > '9' || t[3]) return false;
+        v = v * 10 + (uint32_t)(t[2] - '0');
+    }
+    if (v > rows) return false;
+    *col = (uint32_t)(c - 'a');
+    *row = v - 1;
+    return true;
+}
+
+/* Append formatted text at buf + *at, never past cap (buf stays NUL-terminated); *at
+ * counts what was written. */
+__attribute__((format(printf, 4, 5))) static inline void cg_put(char *buf, size_t cap,
+                                                                size_t *at, const char *fmt,
+                                                                ...) {
+    if (*at >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *at, cap - *at, fmt, ap);
+    va_end(ap);
+    *at += w > 0 ? (size_t)w : 0;
 }
 
 #endif

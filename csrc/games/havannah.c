@@ -310,28 +310,13 @@ static int hav_move_from_text(const miai_game *g, uint32_t role, const char *t,
                               miai_move *out) {
     (void)role;
     const hav_data *d = g->data;
-    char c = (char)(t[0] | 0x20);
-    if (c < 'a' || c >= (char)('a' + d->diam)) return MIAI_EINVAL;
-    if (t[1] < '1' || t[1] > '9') return MIAI_EINVAL;
-    uint32_t row = (uint32_t)(t[1] - '0');
-    if (t[2]) {
-        if (t[2] < '0' || t[2] > '9' || t[3]) return MIAI_EINVAL;
-        row = row * 10 + (uint32_t)(t[2] - '0');
-    }
-    if (row > d->diam) return MIAI_EINVAL;
-    int16_t id = d->id_at[row - 1][c - 'a'];
+    uint32_t x, y;
+    if (!cg_parse_cell(t, d->diam, d->diam, &x, &y)) return MIAI_EINVAL;
+    int16_t id = d->id_at[y][x];
     if (id < 0) return MIAI_EINVAL;
     *out = (miai_move)id;
     return MIAI_OK;
 }
-
-#define HAV_PUT(...)                                                                   \
-    do {                                                                               \
-        if (at < cap) {                                                                \
-            int w_ = snprintf(buf + at, cap - at, __VA_ARGS__);                        \
-            at += w_ > 0 ? (size_t)w_ : 0;                                             \
-        }                                                                              \
-    } while (0)
 
 static void hav_render(const miai_game *g, const void *state, char *buf, size_t cap) {
     const hav_data *d = g->data;
@@ -340,30 +325,31 @@ static void hav_render(const miai_game *g, const void *state, char *buf, size_t 
     size_t at = 0;
     /* Cell (x, y) is printed at text column 2x - y + m + 3; the row number takes the
      * three columns before the row's first cell. */
-    HAV_PUT("%*s", m + 3, "");
-    for (int x = 0; x < b; x++) HAV_PUT("%c%s", (char)('a' + x), x + 1 < b ? " " : "\n");
+    cg_put(buf, cap, &at, "%*s", m + 3, "");
+    for (int x = 0; x < b; x++)
+        cg_put(buf, cap, &at, "%c%s", (char)('a' + x), x + 1 < b ? " " : "\n");
     for (int y = 0; y < (int)d->diam; y++) {
         int x0 = y < b ? 0 : y - m, x1 = y < b ? y + m : (int)d->diam - 1;
         int first_col = 2 * x0 - y + m;
-        HAV_PUT("%*s%2d ", first_col, "", y + 1);
+        cg_put(buf, cap, &at, "%*s%2d ", first_col, "", y + 1);
         for (int x = x0; x <= x1; x++) {
             uint32_t i = (uint32_t)d->id_at[y][x];
             char ch = cg_has(s->occ[0], i) ? 'X' : cg_has(s->occ[1], i) ? 'O' : '.';
-            HAV_PUT("%c%s", ch, x < x1 ? " " : "");
+            cg_put(buf, cap, &at, "%c%s", ch, x < x1 ? " " : "");
         }
-        if (y < m) HAV_PUT(" %c", (char)('a' + b + y));
-        HAV_PUT("\n");
+        if (y < m) cg_put(buf, cap, &at, " %c", (char)('a' + b + y));
+        cg_put(buf, cap, &at, "\n");
     }
     if (s->winner != HAV_NONE) {
-        HAV_PUT("%c wins by", s->winner == 0 ? 'X' : 'O');
-        if (s->win_kind & HAV_RING) HAV_PUT(" ring");
-        if (s->win_kind & HAV_BRIDGE) HAV_PUT(" bridge");
-        if (s->win_kind & HAV_FORK) HAV_PUT(" fork");
-        HAV_PUT("\n");
+        cg_put(buf, cap, &at, "%c wins by", s->winner == 0 ? 'X' : 'O');
+        if (s->win_kind & HAV_RING) cg_put(buf, cap, &at, " ring");
+        if (s->win_kind & HAV_BRIDGE) cg_put(buf, cap, &at, " bridge");
+        if (s->win_kind & HAV_FORK) cg_put(buf, cap, &at, " fork");
+        cg_put(buf, cap, &at, "\n");
     } else if (s->head.to_move == MIAI_NOBODY) {
-        HAV_PUT("draw: the board is full\n");
+        cg_put(buf, cap, &at, "draw: the board is full\n");
     } else {
-        HAV_PUT("%c to move\n", s->head.to_move == 0 ? 'X' : 'O');
+        cg_put(buf, cap, &at, "%c to move\n", s->head.to_move == 0 ? 'X' : 'O');
     }
 }
 
@@ -426,29 +412,14 @@ static int hav_check(const miai_game *g, const void *state) {
         return MIAI_ECORRUPT;
     uint16_t root[HAV_MAX_CELLS], comp[HAV_MAX_CELLS], stack[HAV_MAX_CELLS];
     if (!cg_check_roots(parent, s->occ[0], s->occ[1], d->cells, root)) return MIAI_ECORRUPT;
-    const uint16_t unseen = UINT16_MAX;
-    for (uint32_t i = 0; i < d->cells; i++) comp[i] = unseen;
-    for (uint32_t i = 0; i < d->cells; i++) {
-        int owner = cg_has(s->occ[0], i) ? 0 : cg_has(s->occ[1], i) ? 1 : -1;
-        if (owner < 0 || comp[i] != unseen) continue;
-        if (comp[root[i]] != unseen) return MIAI_ECORRUPT;
-        uint32_t top = 0;
-        uint16_t m = 0;
-        stack[top++] = (uint16_t)i;
-        comp[i] = (uint16_t)i;
-        while (top) {
-            uint32_t x = stack[--top];
-            if (root[x] != root[i]) return MIAI_ECORRUPT;
-            m |= d->mark_of[x];
-            for (int k = 0; k < 6; k++) {
-                int32_t q = d->nb[x][k];
-                if (!hav_own(s, (uint32_t)owner, q) || comp[q] != unseen) continue;
-                comp[q] = (uint16_t)i;
-                stack[top++] = (uint16_t)q;
-            }
-        }
-        if (marks[root[i]] != m) return MIAI_ECORRUPT;
-    }
+    if (!cg_check_groups(d->nb, s->occ[0], s->occ[1], d->cells, root, comp, stack))
+        return MIAI_ECORRUPT;
+    /* The corners and sides each group touches, at its lowest cell, against its root's. */
+    uint16_t m[HAV_MAX_CELLS] = {0};
+    for (uint32_t i = 0; i < d->cells; i++)
+        if (comp[i] != UINT16_MAX) m[comp[i]] |= d->mark_of[i];
+    for (uint32_t i = 0; i < d->cells; i++)
+        if (comp[i] == i && marks[root[i]] != m[i]) return MIAI_ECORRUPT;
     uint8_t kinds[2] = {hav_kinds_from_scratch(d, s, 0), hav_kinds_from_scratch(d, s, 1)};
     if (s->winner == HAV_NONE) {
         if (kinds[0] || kinds[1] || s->win_kind) return MIAI_ECORRUPT;
