@@ -11,7 +11,8 @@
  * as keys[role * stride + cell] plus a side key keys[2 * stride].  Besides the forest,
  * the header holds the pieces of the play and playout ops that such games share (the
  * mover's move, key updates, the playout's empties and byte-per-cell board, the draw of
- * a uniformly random empty cell), so the games that use them draw the same random
+ * a uniformly random empty cell, and the move-by-move playout loop itself, into which
+ * each game passes its stone), so the games that use them draw the same random
  * streams and leave the same states; and the pieces of their other ops that are one
  * thing: move text (a column letter and a row number), text rendering into a buffer,
  * and the from-scratch check of the groups against the forest.
@@ -187,6 +188,72 @@ CG_INLINE uint32_t cg_own_dirs(const uint16_t *nb, const uint8_t *colour, uint8_
     own |= (uint32_t)cg_is(colour, me, occ, nb[3], off) << 3;
     own |= (uint32_t)cg_is(colour, me, occ, nb[4], off) << 4;
     return own | (uint32_t)cg_is(colour, me, occ, nb[5], off) << 5;
+}
+
+/* A game's move in the shared playout (cg_playout_moves): role r's stone on empty cell c,
+ * whose own neighbours lie in directions `own` (taken before the stone; colour[c] is
+ * already set), joined into the game's groups.  Returns nonzero when the move wins
+ * (the game's own code for how).  data and state are the game's. */
+typedef uint32_t (*cg_stone_fn)(const void *data, void *state, uint8_t *colour, uint32_t r,
+                                uint32_t c, uint32_t own);
+
+/* What the shared playout reads of a board: neighbours in circular order (`off` off the
+ * board) and the Zobrist keys (see cg_zstone). */
+typedef struct {
+    const uint16_t (*nbs)[6];
+    uint32_t off;
+    const miai_zkey *keys;
+    uint32_t stride;
+} cg_board;
+
+/* The move-by-move playout of a connection game, after cg_playout_begin (empty[n_empty],
+ * colour[], mover *r): uniformly random moves, each drawn from the empty cells
+ * (cg_draw), recorded in trace while trace_cap allows, placed by `stone`, until a move
+ * wins, the ply reaches max_plies or the board is full.  Keys, ply and the stream are
+ * kept in locals and written back at the end (cg_playout_end); winner and side to move
+ * are the caller's.  *r is left at the last mover, *plies at the moves played,
+ * *trace_len at the moves recorded.  Returns the last stone's result.  Forced inline, so
+ * that with `stone` a constant each game gets its own copy with its stone inlined. */
+CG_INLINE uint32_t cg_playout_moves(const void *data, void *state, cg_stone_fn stone,
+                                    cg_board board, uint32_t max_plies, miai_rng *rng,
+                                    uint32_t *empty, uint32_t n_empty, uint8_t *colour,
+                                    uint32_t *r, miai_move *trace, uint32_t trace_cap,
+                                    uint32_t *trace_len, uint32_t *plies) {
+    miai_head *h = state; /* a state starts with its head (game.h) */
+    /* Locals stay in registers across the stores into the state and colour[]. */
+    miai_rng rn = *rng;
+    uint64_t k1 = h->key, k2 = h->key2;
+    const miai_zkey side = cg_zside(board.keys, board.stride);
+    uint32_t ply = h->ply, mover = *r, n = 0, tl = 0, result;
+    miai_move m = cg_draw(&rn, empty, &n_empty);
+    uint32_t own = cg_own_dirs(board.nbs[m], colour, (uint8_t)(mover + 1), NULL, board.off);
+    for (;;) {
+        if (trace && tl < trace_cap) trace[tl++] = m;
+        n++;
+        /* The next move's cell and its own neighbours first: they do not depend on this
+         * move's joins (the other role's groups), so the processor can fetch them while
+         * this move's branches resolve.  One draw too many at the end only advances the
+         * stream. */
+        bool more = n_empty > 0;
+        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
+        uint32_t next_own =
+            more ? cg_own_dirs(board.nbs[next], colour, (uint8_t)(2 - mover), NULL, board.off)
+                 : 0;
+        colour[m] = (uint8_t)(mover + 1);
+        result = stone(data, state, colour, mover, m, own);
+        miai_zxor2(&k1, &k2, cg_zstone(board.keys, board.stride, mover, m));
+        miai_zxor2(&k1, &k2, side);
+        ply++;
+        if (result || ply >= max_plies || !more) break;
+        m = next;
+        own = next_own;
+        mover ^= 1;
+    }
+    cg_playout_end(h, rng, &rn, k1, k2, ply);
+    *r = mover;
+    *plies = n;
+    if (trace_len) *trace_len = tl;
+    return result;
 }
 
 /* Bit k: bit k-1 (mod 6) of a set of directions.  cg_rot_next: bit k+1. */

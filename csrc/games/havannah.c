@@ -191,13 +191,13 @@ static inline uint8_t hav_join(const hav_data *d, uint16_t *parent, uint16_t *ma
 
 /* Stone of role r on empty cell c, whose own neighbours lie in directions `own`
  * (hav_own_dirs before the stone): its bit, c's joins in the forest, and the kinds of
- * win it makes.  colour[] (see hav_is) is the playout's copy of the board and is kept
- * current; play passes NULL and the state's bitboards are read instead.  Keys, ply and
- * side to move are the caller's (hav_finish), so the playout keeps them in registers. */
+ * win it makes.  colour[] (see hav_is) is the playout's copy of the board, c already
+ * set in it (cg_playout_moves); play passes NULL and the state's bitboards are read
+ * instead.  Keys, ply and side to move are the caller's (hav_finish), so the playout
+ * keeps them in registers. */
 CG_INLINE uint8_t hav_stone(const hav_data *d, hav_state *s, uint8_t *colour, uint32_t r,
                              uint32_t c, uint32_t own) {
     uint8_t me = (uint8_t)(r + 1);
-    if (colour) colour[c] = me;
     cg_set(s->occ[r], c);
     if (!own) { /* a lone stone: its own group, no win */
         hav_marks(d, s)[c] = d->mark_of[c];
@@ -236,54 +236,38 @@ static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
     hav_finish(d, s, r, kind);
 }
 
-/* Uniformly random moves, like the generic playout: each ply draws one of the empty
- * cells uniformly from an array of them (swap-remove instead of rebuilding the move
- * list).  Neighbours are read from a byte-per-cell copy of the board, the stones go
- * through hav_stone like play's, and keys, ply and side to move are written back at the
- * end, so the final state is the one the trace's moves give when played one by one,
- * trace or no trace. */
+/* hav_stone as the shared playout calls it (cg_stone_fn). */
+CG_INLINE uint32_t hav_playout_stone(const void *d, void *s, uint8_t *colour, uint32_t r,
+                                     uint32_t c, uint32_t own) {
+    return hav_stone(d, s, colour, r, c, own);
+}
+
+static inline cg_board hav_board(const hav_data *d) {
+    return (cg_board){
+        .nbs = d->nbs, .off = HAV_OFF, .keys = d->zobrist, .stride = HAV_MAX_CELLS};
+}
+
+/* Uniformly random moves, like the generic playout, by the connection games' shared
+ * loop (cg_playout_moves): each ply draws one of the empty cells uniformly from an array
+ * of them (swap-remove instead of rebuilding the move list).  Neighbours are read from a
+ * byte-per-cell copy of the board, the stones go through hav_stone like play's, and
+ * keys, ply and side to move are written back at the end, so the final state is the one
+ * the trace's moves give when played one by one, trace or no trace. */
 static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
     const hav_data *d = g->data;
     hav_state *s = state;
     miai_move empty[HAV_MAX_CELLS];
     uint8_t colour[HAV_MAX_CELLS + 1];
-    uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    uint32_t r;
+    uint32_t r, plies = 0;
     uint32_t n_empty = cg_playout_begin(&s->head, g->facts.max_plies, d->board, s->occ[0],
                                         s->occ[1], HAV_WORDS, empty, colour, sizeof colour, &r);
     if (!n_empty) return 0;
-    /* Locals stay in registers across the stores into the state and colour[]. */
-    miai_rng rn = *rng;
-    uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = cg_zside(d->zobrist, HAV_MAX_CELLS);
-    uint32_t ply = s->head.ply, max_plies = g->facts.max_plies, cells = d->cells;
-    uint8_t kind = 0;
-    miai_move m = cg_draw(&rn, empty, &n_empty);
-    uint32_t own = hav_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
-    for (;;) {
-        if (trace && tl < trace_cap) trace[tl++] = m;
-        plies++;
-        /* The next move's cell and its own neighbours first: they do not depend on this
-         * move's joins (another role's groups), so the processor can fetch them while
-         * this move's branches resolve.  One draw too many at the end of a game only
-         * advances the stream. */
-        bool more = n_empty > 0;
-        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
-        uint32_t next_own = more ? hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
-        kind = hav_stone(d, s, colour, r, m, own);
-        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HAV_MAX_CELLS, r, m));
-        miai_zxor2(&k1, &k2, side);
-        ply++;
-        if (kind || ply == cells || ply >= max_plies || !more) break;
-        m = next;
-        own = next_own;
-        r ^= 1;
-    }
-    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
-    hav_finish(d, s, r, kind);
-    if (trace_len) *trace_len = tl;
+    uint32_t kind = cg_playout_moves(d, s, hav_playout_stone, hav_board(d), g->facts.max_plies,
+                                     rng, empty, n_empty, colour, &r, trace, trace_cap,
+                                     trace_len, &plies);
+    hav_finish(d, s, r, (uint8_t)kind);
     return plies;
 }
 

@@ -159,14 +159,26 @@ static bool hex_x_connects(const hex_data *d, uint8_t *colour) {
     return false;
 }
 
+/* hex_stone as the shared playout calls it (cg_stone_fn). */
+CG_INLINE uint32_t hex_playout_stone(const void *d, void *s, uint8_t *colour, uint32_t r,
+                                     uint32_t c, uint32_t own) {
+    (void)colour;
+    return hex_stone(d, s, r, c, own);
+}
+
+static inline cg_board hex_board(const hex_data *d) {
+    return (cg_board){
+        .nbs = d->nbs, .off = HEX_OFF, .keys = d->zobrist, .stride = HEX_MAX_CELLS};
+}
+
 /* Uniformly random moves, like the generic playout: each ply draws one of the empty
  * cells uniformly from an array of them (swap-remove instead of rebuilding the move
  * list), so a playout is a uniformly random order of the empty cells, the mover
  * alternating.
  *
- * With a trace (trace != NULL) every move goes through hex_stone like play's and the
- * game stops at the first connection: the final state is the one the trace's moves give
- * when played one by one.
+ * With a trace (trace != NULL) the connection games' shared loop (cg_playout_moves)
+ * plays every move through hex_stone like play's and stops at the first connection:
+ * the final state is the one the trace's moves give when played one by one.
  *
  * Without a trace (the fast path) the board is filled in the same random order with no
  * group bookkeeping, and one flood fill at the end names the winner.  This is the winner
@@ -187,14 +199,13 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
     hex_state *s = state;
     miai_move empty[HEX_MAX_CELLS];
     uint8_t colour[HEX_MAX_CELLS + 1];
-    uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    uint32_t r, ply = s->head.ply, max_plies = g->facts.max_plies;
+    uint32_t r, plies = 0, ply = s->head.ply, max_plies = g->facts.max_plies;
     uint32_t n_empty = cg_playout_begin(&s->head, max_plies, d->board, s->occ[0], s->occ[1],
                                         HEX_WORDS, empty, colour, sizeof colour, &r);
     if (!n_empty) return 0;
-    miai_rng rn = *rng; /* locals stay in registers across the stores into the state */
     if (!trace) {
+        miai_rng rn = *rng; /* in registers across the stores into colour[] */
         if (n_empty > max_plies - ply) n_empty = max_plies - ply; /* only if corrupted */
         for (uint32_t left = n_empty; left; left--, r ^= 1) {
             uint32_t i = miai_rng_below(&rn, left);
@@ -207,34 +218,10 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
         s->head.ply = ply + n_empty;
         return n_empty;
     }
-    uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = cg_zside(d->zobrist, HEX_MAX_CELLS);
-    bool won = false;
-    miai_move m = cg_draw(&rn, empty, &n_empty);
-    uint32_t own = hex_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
-    for (;;) {
-        if (tl < trace_cap) trace[tl++] = m;
-        plies++;
-        /* The next move's cell and its own neighbours first: they do not depend on this
-         * move's joins (the other role's groups), so the processor can fetch them while
-         * this move's branches resolve.  One draw too many at the end only advances the
-         * stream. */
-        bool more = n_empty > 0;
-        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
-        uint32_t next_own = more ? hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
-        colour[m] = (uint8_t)(r + 1);
-        won = hex_stone(d, s, r, m, own);
-        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HEX_MAX_CELLS, r, m));
-        miai_zxor2(&k1, &k2, side);
-        ply++;
-        if (won || ply >= max_plies || !more) break;
-        m = next;
-        own = next_own;
-        r ^= 1;
-    }
-    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
+    uint32_t won = cg_playout_moves(d, s, hex_playout_stone, hex_board(d), max_plies, rng,
+                                    empty, n_empty, colour, &r, trace, trace_cap, trace_len,
+                                    &plies);
     hex_finish(s, r, won);
-    if (trace_len) *trace_len = tl;
     return plies;
 }
 
