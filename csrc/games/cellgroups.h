@@ -11,8 +11,11 @@
  * as keys[role * stride + cell] plus a side key keys[2 * stride].  Besides the forest,
  * the header holds the pieces of the play and playout ops that such games share (the
  * mover's move, key updates, the playout's empties and byte-per-cell board, the draw of
- * a uniformly random empty cell), so the games that use them draw the same random
- * streams and leave the same states.
+ * a uniformly random empty cell, and the move-by-move playout loop itself, into which
+ * each game passes its stone), so the games that use them draw the same random
+ * streams and leave the same states; and the pieces of their other ops that are one
+ * thing: move text (a column letter and a row number), text rendering into a buffer,
+ * and the from-scratch check of the groups against the forest.
  *
  * Safety: cg_find and cg_check_roots stay inside [0, cells) and stop on cycles, so a
  * forest corrupted by its owner gives wrong answers, never an out-of-bounds access or an
@@ -21,8 +24,10 @@
 #ifndef MIAI_CELLGROUPS_H
 #define MIAI_CELLGROUPS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/game.h"
@@ -185,6 +190,72 @@ CG_INLINE uint32_t cg_own_dirs(const uint16_t *nb, const uint8_t *colour, uint8_
     return own | (uint32_t)cg_is(colour, me, occ, nb[5], off) << 5;
 }
 
+/* A game's move in the shared playout (cg_playout_moves): role r's stone on empty cell c,
+ * whose own neighbours lie in directions `own` (taken before the stone; colour[c] is
+ * already set), joined into the game's groups.  Returns nonzero when the move wins
+ * (the game's own code for how).  data and state are the game's. */
+typedef uint32_t (*cg_stone_fn)(const void *data, void *state, uint8_t *colour, uint32_t r,
+                                uint32_t c, uint32_t own);
+
+/* What the shared playout reads of a board: neighbours in circular order (`off` off the
+ * board) and the Zobrist keys (see cg_zstone). */
+typedef struct {
+    const uint16_t (*nbs)[6];
+    uint32_t off;
+    const miai_zkey *keys;
+    uint32_t stride;
+} cg_board;
+
+/* The move-by-move playout of a connection game, after cg_playout_begin (empty[n_empty],
+ * colour[], mover *r): uniformly random moves, each drawn from the empty cells
+ * (cg_draw), recorded in trace while trace_cap allows, placed by `stone`, until a move
+ * wins, the ply reaches max_plies or the board is full.  Keys, ply and the stream are
+ * kept in locals and written back at the end (cg_playout_end); winner and side to move
+ * are the caller's.  *r is left at the last mover, *plies at the moves played,
+ * *trace_len at the moves recorded.  Returns the last stone's result.  Forced inline, so
+ * that with `stone` a constant each game gets its own copy with its stone inlined. */
+CG_INLINE uint32_t cg_playout_moves(const void *data, void *state, cg_stone_fn stone,
+                                    cg_board board, uint32_t max_plies, miai_rng *rng,
+                                    uint32_t *empty, uint32_t n_empty, uint8_t *colour,
+                                    uint32_t *r, miai_move *trace, uint32_t trace_cap,
+                                    uint32_t *trace_len, uint32_t *plies) {
+    miai_head *h = state; /* a state starts with its head (game.h) */
+    /* Locals stay in registers across the stores into the state and colour[]. */
+    miai_rng rn = *rng;
+    uint64_t k1 = h->key, k2 = h->key2;
+    const miai_zkey side = cg_zside(board.keys, board.stride);
+    uint32_t ply = h->ply, mover = *r, n = 0, tl = 0, result;
+    miai_move m = cg_draw(&rn, empty, &n_empty);
+    uint32_t own = cg_own_dirs(board.nbs[m], colour, (uint8_t)(mover + 1), NULL, board.off);
+    for (;;) {
+        if (trace && tl < trace_cap) trace[tl++] = m;
+        n++;
+        /* The next move's cell and its own neighbours first: they do not depend on this
+         * move's joins (the other role's groups), so the processor can fetch them while
+         * this move's branches resolve.  One draw too many at the end only advances the
+         * stream. */
+        bool more = n_empty > 0;
+        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
+        uint32_t next_own =
+            more ? cg_own_dirs(board.nbs[next], colour, (uint8_t)(2 - mover), NULL, board.off)
+                 : 0;
+        colour[m] = (uint8_t)(mover + 1);
+        result = stone(data, state, colour, mover, m, own);
+        miai_zxor2(&k1, &k2, cg_zstone(board.keys, board.stride, mover, m));
+        miai_zxor2(&k1, &k2, side);
+        ply++;
+        if (result || ply >= max_plies || !more) break;
+        m = next;
+        own = next_own;
+        mover ^= 1;
+    }
+    cg_playout_end(h, rng, &rn, k1, k2, ply);
+    *r = mover;
+    *plies = n;
+    if (trace_len) *trace_len = tl;
+    return result;
+}
+
 /* Bit k: bit k-1 (mod 6) of a set of directions.  cg_rot_next: bit k+1. */
 static inline uint32_t cg_rot_prev(uint32_t set) { return ((set << 1) | (set >> 5)) & CG_DIRS; }
 static inline uint32_t cg_rot_next(uint32_t set) { return ((set >> 1) | (set << 5)) & CG_DIRS; }
@@ -260,6 +331,69 @@ static inline bool cg_check_roots(const uint16_t *parent, const uint64_t *occ0,
         root[i] = (uint16_t)x;
     }
     return true;
+}
+
+/* The groups of stones recomputed by flood fill over nb[cells][6] (neighbour ids, -1 off
+ * the board) and compared with the forest's roots root[] (from cg_check_roots): the cells
+ * of a group must share one root, and two groups must not share one.  comp[i] gets the
+ * group of stone i, named by its lowest cell (UINT16_MAX for an empty cell); stack[]
+ * is room for `cells` entries.  False if the forest does not match the groups. */
+static inline bool cg_check_groups(const int16_t (*nb)[6], const uint64_t *occ0,
+                                   const uint64_t *occ1, uint32_t cells, const uint16_t *root,
+                                   uint16_t *comp, uint16_t *stack) {
+    const uint16_t unseen = UINT16_MAX;
+    for (uint32_t i = 0; i < cells; i++) comp[i] = unseen;
+    for (uint32_t i = 0; i < cells; i++) {
+        const uint64_t *own = cg_has(occ0, i) ? occ0 : cg_has(occ1, i) ? occ1 : NULL;
+        if (!own || comp[i] != unseen) continue;
+        if (comp[root[i]] != unseen) return false; /* root shared with an earlier group */
+        uint32_t top = 0;
+        stack[top++] = (uint16_t)i;
+        comp[i] = (uint16_t)i;
+        while (top) {
+            uint32_t x = stack[--top];
+            if (root[x] != root[i]) return false;
+            for (int k = 0; k < 6; k++) {
+                int32_t q = nb[x][k];
+                if (q < 0 || comp[q] != unseen || !cg_has(own, (uint32_t)q)) continue;
+                comp[q] = (uint16_t)i;
+                stack[top++] = (uint16_t)q;
+            }
+        }
+    }
+    return true;
+}
+
+/* Move text "a1": a column letter (upper case accepted) below 'a' + cols, then a row
+ * number 1..rows of one or two digits without a leading zero.  Writes the 0-based
+ * column and row; false if the text is not such a cell. */
+static inline bool cg_parse_cell(const char *t, uint32_t cols, uint32_t rows, uint32_t *col,
+                                 uint32_t *row) {
+    char c = (char)(t[0] | 0x20);
+    if (c < 'a' || c >= (char)('a' + cols)) return false;
+    if (t[1] < '1' || t[1] > '9') return false;
+    uint32_t v = (uint32_t)(t[1] - '0');
+    if (t[2]) {
+        if (t[2] < '0' || t[2] > '9' || t[3]) return false;
+        v = v * 10 + (uint32_t)(t[2] - '0');
+    }
+    if (v > rows) return false;
+    *col = (uint32_t)(c - 'a');
+    *row = v - 1;
+    return true;
+}
+
+/* Append formatted text at buf + *at, never past cap (buf stays NUL-terminated); *at
+ * counts what was written. */
+__attribute__((format(printf, 4, 5))) static inline void cg_put(char *buf, size_t cap,
+                                                                size_t *at, const char *fmt,
+                                                                ...) {
+    if (*at >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *at, cap - *at, fmt, ap);
+    va_end(ap);
+    *at += w > 0 ? (size_t)w : 0;
 }
 
 #endif

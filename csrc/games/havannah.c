@@ -191,13 +191,13 @@ static inline uint8_t hav_join(const hav_data *d, uint16_t *parent, uint16_t *ma
 
 /* Stone of role r on empty cell c, whose own neighbours lie in directions `own`
  * (hav_own_dirs before the stone): its bit, c's joins in the forest, and the kinds of
- * win it makes.  colour[] (see hav_is) is the playout's copy of the board and is kept
- * current; play passes NULL and the state's bitboards are read instead.  Keys, ply and
- * side to move are the caller's (hav_finish), so the playout keeps them in registers. */
+ * win it makes.  colour[] (see hav_is) is the playout's copy of the board, c already
+ * set in it (cg_playout_moves); play passes NULL and the state's bitboards are read
+ * instead.  Keys, ply and side to move are the caller's (hav_finish), so the playout
+ * keeps them in registers. */
 CG_INLINE uint8_t hav_stone(const hav_data *d, hav_state *s, uint8_t *colour, uint32_t r,
                              uint32_t c, uint32_t own) {
     uint8_t me = (uint8_t)(r + 1);
-    if (colour) colour[c] = me;
     cg_set(s->occ[r], c);
     if (!own) { /* a lone stone: its own group, no win */
         hav_marks(d, s)[c] = d->mark_of[c];
@@ -236,54 +236,38 @@ static void hav_play(const miai_game *g, void *state, const miai_move *moves) {
     hav_finish(d, s, r, kind);
 }
 
-/* Uniformly random moves, like the generic playout: each ply draws one of the empty
- * cells uniformly from an array of them (swap-remove instead of rebuilding the move
- * list).  Neighbours are read from a byte-per-cell copy of the board, the stones go
- * through hav_stone like play's, and keys, ply and side to move are written back at the
- * end, so the final state is the one the trace's moves give when played one by one,
- * trace or no trace. */
+/* hav_stone as the shared playout calls it (cg_stone_fn). */
+CG_INLINE uint32_t hav_playout_stone(const void *d, void *s, uint8_t *colour, uint32_t r,
+                                     uint32_t c, uint32_t own) {
+    return hav_stone(d, s, colour, r, c, own);
+}
+
+static inline cg_board hav_board(const hav_data *d) {
+    return (cg_board){
+        .nbs = d->nbs, .off = HAV_OFF, .keys = d->zobrist, .stride = HAV_MAX_CELLS};
+}
+
+/* Uniformly random moves, like the generic playout, by the connection games' shared
+ * loop (cg_playout_moves): each ply draws one of the empty cells uniformly from an array
+ * of them (swap-remove instead of rebuilding the move list).  Neighbours are read from a
+ * byte-per-cell copy of the board, the stones go through hav_stone like play's, and
+ * keys, ply and side to move are written back at the end, so the final state is the one
+ * the trace's moves give when played one by one, trace or no trace. */
 static uint32_t hav_playout(const miai_game *g, void *state, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
     const hav_data *d = g->data;
     hav_state *s = state;
     miai_move empty[HAV_MAX_CELLS];
     uint8_t colour[HAV_MAX_CELLS + 1];
-    uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    uint32_t r;
+    uint32_t r, plies = 0;
     uint32_t n_empty = cg_playout_begin(&s->head, g->facts.max_plies, d->board, s->occ[0],
                                         s->occ[1], HAV_WORDS, empty, colour, sizeof colour, &r);
     if (!n_empty) return 0;
-    /* Locals stay in registers across the stores into the state and colour[]. */
-    miai_rng rn = *rng;
-    uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = cg_zside(d->zobrist, HAV_MAX_CELLS);
-    uint32_t ply = s->head.ply, max_plies = g->facts.max_plies, cells = d->cells;
-    uint8_t kind = 0;
-    miai_move m = cg_draw(&rn, empty, &n_empty);
-    uint32_t own = hav_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
-    for (;;) {
-        if (trace && tl < trace_cap) trace[tl++] = m;
-        plies++;
-        /* The next move's cell and its own neighbours first: they do not depend on this
-         * move's joins (another role's groups), so the processor can fetch them while
-         * this move's branches resolve.  One draw too many at the end of a game only
-         * advances the stream. */
-        bool more = n_empty > 0;
-        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
-        uint32_t next_own = more ? hav_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
-        kind = hav_stone(d, s, colour, r, m, own);
-        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HAV_MAX_CELLS, r, m));
-        miai_zxor2(&k1, &k2, side);
-        ply++;
-        if (kind || ply == cells || ply >= max_plies || !more) break;
-        m = next;
-        own = next_own;
-        r ^= 1;
-    }
-    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
-    hav_finish(d, s, r, kind);
-    if (trace_len) *trace_len = tl;
+    uint32_t kind = cg_playout_moves(d, s, hav_playout_stone, hav_board(d), g->facts.max_plies,
+                                     rng, empty, n_empty, colour, &r, trace, trace_cap,
+                                     trace_len, &plies);
+    hav_finish(d, s, r, (uint8_t)kind);
     return plies;
 }
 
@@ -310,28 +294,13 @@ static int hav_move_from_text(const miai_game *g, uint32_t role, const char *t,
                               miai_move *out) {
     (void)role;
     const hav_data *d = g->data;
-    char c = (char)(t[0] | 0x20);
-    if (c < 'a' || c >= (char)('a' + d->diam)) return MIAI_EINVAL;
-    if (t[1] < '1' || t[1] > '9') return MIAI_EINVAL;
-    uint32_t row = (uint32_t)(t[1] - '0');
-    if (t[2]) {
-        if (t[2] < '0' || t[2] > '9' || t[3]) return MIAI_EINVAL;
-        row = row * 10 + (uint32_t)(t[2] - '0');
-    }
-    if (row > d->diam) return MIAI_EINVAL;
-    int16_t id = d->id_at[row - 1][c - 'a'];
+    uint32_t x, y;
+    if (!cg_parse_cell(t, d->diam, d->diam, &x, &y)) return MIAI_EINVAL;
+    int16_t id = d->id_at[y][x];
     if (id < 0) return MIAI_EINVAL;
     *out = (miai_move)id;
     return MIAI_OK;
 }
-
-#define HAV_PUT(...)                                                                   \
-    do {                                                                               \
-        if (at < cap) {                                                                \
-            int w_ = snprintf(buf + at, cap - at, __VA_ARGS__);                        \
-            at += w_ > 0 ? (size_t)w_ : 0;                                             \
-        }                                                                              \
-    } while (0)
 
 static void hav_render(const miai_game *g, const void *state, char *buf, size_t cap) {
     const hav_data *d = g->data;
@@ -340,30 +309,31 @@ static void hav_render(const miai_game *g, const void *state, char *buf, size_t 
     size_t at = 0;
     /* Cell (x, y) is printed at text column 2x - y + m + 3; the row number takes the
      * three columns before the row's first cell. */
-    HAV_PUT("%*s", m + 3, "");
-    for (int x = 0; x < b; x++) HAV_PUT("%c%s", (char)('a' + x), x + 1 < b ? " " : "\n");
+    cg_put(buf, cap, &at, "%*s", m + 3, "");
+    for (int x = 0; x < b; x++)
+        cg_put(buf, cap, &at, "%c%s", (char)('a' + x), x + 1 < b ? " " : "\n");
     for (int y = 0; y < (int)d->diam; y++) {
         int x0 = y < b ? 0 : y - m, x1 = y < b ? y + m : (int)d->diam - 1;
         int first_col = 2 * x0 - y + m;
-        HAV_PUT("%*s%2d ", first_col, "", y + 1);
+        cg_put(buf, cap, &at, "%*s%2d ", first_col, "", y + 1);
         for (int x = x0; x <= x1; x++) {
             uint32_t i = (uint32_t)d->id_at[y][x];
             char ch = cg_has(s->occ[0], i) ? 'X' : cg_has(s->occ[1], i) ? 'O' : '.';
-            HAV_PUT("%c%s", ch, x < x1 ? " " : "");
+            cg_put(buf, cap, &at, "%c%s", ch, x < x1 ? " " : "");
         }
-        if (y < m) HAV_PUT(" %c", (char)('a' + b + y));
-        HAV_PUT("\n");
+        if (y < m) cg_put(buf, cap, &at, " %c", (char)('a' + b + y));
+        cg_put(buf, cap, &at, "\n");
     }
     if (s->winner != HAV_NONE) {
-        HAV_PUT("%c wins by", s->winner == 0 ? 'X' : 'O');
-        if (s->win_kind & HAV_RING) HAV_PUT(" ring");
-        if (s->win_kind & HAV_BRIDGE) HAV_PUT(" bridge");
-        if (s->win_kind & HAV_FORK) HAV_PUT(" fork");
-        HAV_PUT("\n");
+        cg_put(buf, cap, &at, "%c wins by", s->winner == 0 ? 'X' : 'O');
+        if (s->win_kind & HAV_RING) cg_put(buf, cap, &at, " ring");
+        if (s->win_kind & HAV_BRIDGE) cg_put(buf, cap, &at, " bridge");
+        if (s->win_kind & HAV_FORK) cg_put(buf, cap, &at, " fork");
+        cg_put(buf, cap, &at, "\n");
     } else if (s->head.to_move == MIAI_NOBODY) {
-        HAV_PUT("draw: the board is full\n");
+        cg_put(buf, cap, &at, "draw: the board is full\n");
     } else {
-        HAV_PUT("%c to move\n", s->head.to_move == 0 ? 'X' : 'O');
+        cg_put(buf, cap, &at, "%c to move\n", s->head.to_move == 0 ? 'X' : 'O');
     }
 }
 
@@ -426,29 +396,14 @@ static int hav_check(const miai_game *g, const void *state) {
         return MIAI_ECORRUPT;
     uint16_t root[HAV_MAX_CELLS], comp[HAV_MAX_CELLS], stack[HAV_MAX_CELLS];
     if (!cg_check_roots(parent, s->occ[0], s->occ[1], d->cells, root)) return MIAI_ECORRUPT;
-    const uint16_t unseen = UINT16_MAX;
-    for (uint32_t i = 0; i < d->cells; i++) comp[i] = unseen;
-    for (uint32_t i = 0; i < d->cells; i++) {
-        int owner = cg_has(s->occ[0], i) ? 0 : cg_has(s->occ[1], i) ? 1 : -1;
-        if (owner < 0 || comp[i] != unseen) continue;
-        if (comp[root[i]] != unseen) return MIAI_ECORRUPT;
-        uint32_t top = 0;
-        uint16_t m = 0;
-        stack[top++] = (uint16_t)i;
-        comp[i] = (uint16_t)i;
-        while (top) {
-            uint32_t x = stack[--top];
-            if (root[x] != root[i]) return MIAI_ECORRUPT;
-            m |= d->mark_of[x];
-            for (int k = 0; k < 6; k++) {
-                int32_t q = d->nb[x][k];
-                if (!hav_own(s, (uint32_t)owner, q) || comp[q] != unseen) continue;
-                comp[q] = (uint16_t)i;
-                stack[top++] = (uint16_t)q;
-            }
-        }
-        if (marks[root[i]] != m) return MIAI_ECORRUPT;
-    }
+    if (!cg_check_groups(d->nb, s->occ[0], s->occ[1], d->cells, root, comp, stack))
+        return MIAI_ECORRUPT;
+    /* The corners and sides each group touches, at its lowest cell, against its root's. */
+    uint16_t m[HAV_MAX_CELLS] = {0};
+    for (uint32_t i = 0; i < d->cells; i++)
+        if (comp[i] != UINT16_MAX) m[comp[i]] |= d->mark_of[i];
+    for (uint32_t i = 0; i < d->cells; i++)
+        if (comp[i] == i && marks[root[i]] != m[i]) return MIAI_ECORRUPT;
     uint8_t kinds[2] = {hav_kinds_from_scratch(d, s, 0), hav_kinds_from_scratch(d, s, 1)};
     if (s->winner == HAV_NONE) {
         if (kinds[0] || kinds[1] || s->win_kind) return MIAI_ECORRUPT;

@@ -159,14 +159,26 @@ static bool hex_x_connects(const hex_data *d, uint8_t *colour) {
     return false;
 }
 
+/* hex_stone as the shared playout calls it (cg_stone_fn). */
+CG_INLINE uint32_t hex_playout_stone(const void *d, void *s, uint8_t *colour, uint32_t r,
+                                     uint32_t c, uint32_t own) {
+    (void)colour;
+    return hex_stone(d, s, r, c, own);
+}
+
+static inline cg_board hex_board(const hex_data *d) {
+    return (cg_board){
+        .nbs = d->nbs, .off = HEX_OFF, .keys = d->zobrist, .stride = HEX_MAX_CELLS};
+}
+
 /* Uniformly random moves, like the generic playout: each ply draws one of the empty
  * cells uniformly from an array of them (swap-remove instead of rebuilding the move
  * list), so a playout is a uniformly random order of the empty cells, the mover
  * alternating.
  *
- * With a trace (trace != NULL) every move goes through hex_stone like play's and the
- * game stops at the first connection: the final state is the one the trace's moves give
- * when played one by one.
+ * With a trace (trace != NULL) the connection games' shared loop (cg_playout_moves)
+ * plays every move through hex_stone like play's and stops at the first connection:
+ * the final state is the one the trace's moves give when played one by one.
  *
  * Without a trace (the fast path) the board is filled in the same random order with no
  * group bookkeeping, and one flood fill at the end names the winner.  This is the winner
@@ -187,14 +199,13 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
     hex_state *s = state;
     miai_move empty[HEX_MAX_CELLS];
     uint8_t colour[HEX_MAX_CELLS + 1];
-    uint32_t plies = 0, tl = 0;
     if (trace_len) *trace_len = 0;
-    uint32_t r, ply = s->head.ply, max_plies = g->facts.max_plies;
+    uint32_t r, plies = 0, ply = s->head.ply, max_plies = g->facts.max_plies;
     uint32_t n_empty = cg_playout_begin(&s->head, max_plies, d->board, s->occ[0], s->occ[1],
                                         HEX_WORDS, empty, colour, sizeof colour, &r);
     if (!n_empty) return 0;
-    miai_rng rn = *rng; /* locals stay in registers across the stores into the state */
     if (!trace) {
+        miai_rng rn = *rng; /* in registers across the stores into colour[] */
         if (n_empty > max_plies - ply) n_empty = max_plies - ply; /* only if corrupted */
         for (uint32_t left = n_empty; left; left--, r ^= 1) {
             uint32_t i = miai_rng_below(&rn, left);
@@ -207,34 +218,10 @@ static uint32_t hex_playout(const miai_game *g, void *state, miai_rng *rng,
         s->head.ply = ply + n_empty;
         return n_empty;
     }
-    uint64_t k1 = s->head.key, k2 = s->head.key2;
-    const miai_zkey side = cg_zside(d->zobrist, HEX_MAX_CELLS);
-    bool won = false;
-    miai_move m = cg_draw(&rn, empty, &n_empty);
-    uint32_t own = hex_own_dirs(d, colour, (uint8_t)(r + 1), NULL, m);
-    for (;;) {
-        if (tl < trace_cap) trace[tl++] = m;
-        plies++;
-        /* The next move's cell and its own neighbours first: they do not depend on this
-         * move's joins (the other role's groups), so the processor can fetch them while
-         * this move's branches resolve.  One draw too many at the end only advances the
-         * stream. */
-        bool more = n_empty > 0;
-        miai_move next = more ? cg_draw(&rn, empty, &n_empty) : 0;
-        uint32_t next_own = more ? hex_own_dirs(d, colour, (uint8_t)(2 - r), NULL, next) : 0;
-        colour[m] = (uint8_t)(r + 1);
-        won = hex_stone(d, s, r, m, own);
-        miai_zxor2(&k1, &k2, cg_zstone(d->zobrist, HEX_MAX_CELLS, r, m));
-        miai_zxor2(&k1, &k2, side);
-        ply++;
-        if (won || ply >= max_plies || !more) break;
-        m = next;
-        own = next_own;
-        r ^= 1;
-    }
-    cg_playout_end(&s->head, rng, &rn, k1, k2, ply);
+    uint32_t won = cg_playout_moves(d, s, hex_playout_stone, hex_board(d), max_plies, rng,
+                                    empty, n_empty, colour, &r, trace, trace_cap, trace_len,
+                                    &plies);
     hex_finish(s, r, won);
-    if (trace_len) *trace_len = tl;
     return plies;
 }
 
@@ -257,62 +244,38 @@ static int hex_move_to_text(const miai_game *g, uint32_t role, miai_move m, char
     return MIAI_OK;
 }
 
-/* Parse a 1- or 2-digit number without leading zero, 1..max; -1 on error. */
-static int hex_parse_number(const char *t, uint32_t max) {
-    if (t[0] < '1' || t[0] > '9') return -1;
-    uint32_t v = (uint32_t)(t[0] - '0');
-    if (t[1]) {
-        if (t[1] < '0' || t[1] > '9' || t[2]) return -1;
-        v = v * 10 + (uint32_t)(t[1] - '0');
-    }
-    return v <= max ? (int)v : -1;
-}
-
 static int hex_move_from_text(const miai_game *g, uint32_t role, const char *t,
                               miai_move *out) {
     (void)role;
     const hex_data *d = g->data;
-    char c = (char)(t[0] | 0x20);
-    if (c < 'a' || c >= (char)('a' + d->n)) return MIAI_EINVAL;
-    int row = hex_parse_number(t + 1, d->n);
-    if (row < 0) return MIAI_EINVAL;
-    *out = (miai_move)((uint32_t)(row - 1) * d->n + (uint32_t)(c - 'a'));
+    uint32_t c, r;
+    if (!cg_parse_cell(t, d->n, d->n, &c, &r)) return MIAI_EINVAL;
+    *out = (miai_move)(r * d->n + c);
     return MIAI_OK;
 }
 
-/* Append formatted text at *at, never past cap (buf stays NUL-terminated). */
-#define HEX_PUT(...)                                                                   \
-    do {                                                                               \
-        if (*at < cap) {                                                               \
-            int w_ = snprintf(buf + *at, cap - *at, __VA_ARGS__);                      \
-            *at += w_ > 0 ? (size_t)w_ : 0;                                            \
-        }                                                                              \
-    } while (0)
-
-static void hex_render_into(const hex_data *d, const hex_state *s, char *buf, size_t cap,
-                            size_t *at) {
-    HEX_PUT("   ");
-    for (uint32_t c = 0; c < d->n; c++) HEX_PUT(" %c", (char)('a' + c));
-    HEX_PUT("\n");
+static void hex_render(const miai_game *g, const void *state, char *buf, size_t cap) {
+    const hex_data *d = g->data;
+    const hex_state *s = state;
+    size_t at = 0;
+    cg_put(buf, cap, &at, "   ");
+    for (uint32_t c = 0; c < d->n; c++) cg_put(buf, cap, &at, " %c", (char)('a' + c));
+    cg_put(buf, cap, &at, "\n");
     for (uint32_t r = 0; r < d->n; r++) {
-        HEX_PUT("%*s%2u ", (int)r, "", (unsigned)(r + 1));
+        cg_put(buf, cap, &at, "%*s%2u ", (int)r, "", (unsigned)(r + 1));
         for (uint32_t c = 0; c < d->n; c++) {
             uint32_t i = r * d->n + c;
             char ch = cg_has(s->occ[0], i) ? 'x' : cg_has(s->occ[1], i) ? 'o' : '.';
-            HEX_PUT(" %c", ch);
+            cg_put(buf, cap, &at, " %c", ch);
         }
-        HEX_PUT("\n");
+        cg_put(buf, cap, &at, "\n");
     }
     if (s->winner != HEX_NONE)
-        HEX_PUT("%c wins\n", s->winner == 0 ? 'x' : 'o');
+        cg_put(buf, cap, &at, "%c wins\n", s->winner == 0 ? 'x' : 'o');
     else
-        HEX_PUT("%c to move (x joins top and bottom, o joins left and right)\n",
-                s->head.to_move == 0 ? 'x' : 'o');
-}
-
-static void hex_render(const miai_game *g, const void *state, char *buf, size_t cap) {
-    size_t at = 0;
-    hex_render_into(g->data, state, buf, cap, &at);
+        cg_put(buf, cap, &at,
+               "%c to move (x joins top and bottom, o joins left and right)\n",
+               s->head.to_move == 0 ? 'x' : 'o');
 }
 
 /* Recompute the groups by flood fill and compare them with the union-find forest,
@@ -326,32 +289,20 @@ static int hex_check(const miai_game *g, const void *state) {
         return MIAI_ECORRUPT;
     uint16_t root[HEX_MAX_CELLS], comp[HEX_MAX_CELLS], stack[HEX_MAX_CELLS];
     if (!cg_check_roots(parent, s->occ[0], s->occ[1], d->cells, root)) return MIAI_ECORRUPT;
-    /* Flood fill the groups: one root per group, distinct roots for distinct groups. */
-    const uint16_t unseen = UINT16_MAX;
-    for (uint32_t i = 0; i < d->cells; i++) comp[i] = unseen;
+    if (!cg_check_groups(d->nb, s->occ[0], s->occ[1], d->cells, root, comp, stack))
+        return MIAI_ECORRUPT;
+    /* The edges each group touches, at its lowest cell, against those at its root. */
+    uint8_t e[HEX_MAX_CELLS] = {0};
+    for (uint32_t i = 0; i < d->cells; i++) {
+        int owner = cg_has(s->occ[0], i) ? 0 : cg_has(s->occ[1], i) ? 1 : -1;
+        if (owner >= 0) e[comp[i]] |= d->edge_of[owner][i];
+    }
     bool won[2] = {false, false};
     for (uint32_t i = 0; i < d->cells; i++) {
         int owner = cg_has(s->occ[0], i) ? 0 : cg_has(s->occ[1], i) ? 1 : -1;
-        if (owner < 0 || comp[i] != unseen) continue;
-        if (comp[root[i]] != unseen) return MIAI_ECORRUPT; /* root shared with a group */
-        uint32_t top = 0;
-        uint8_t e = 0;
-        stack[top++] = (uint16_t)i;
-        comp[i] = (uint16_t)i;
-        while (top) {
-            uint32_t x = stack[--top];
-            if (root[x] != root[i]) return MIAI_ECORRUPT;
-            e |= d->edge_of[owner][x];
-            for (int k = 0; k < 6; k++) {
-                int32_t q = d->nb[x][k];
-                if (q < 0 || comp[q] != unseen || !cg_has(s->occ[owner], (uint32_t)q))
-                    continue;
-                comp[q] = (uint16_t)i;
-                stack[top++] = (uint16_t)q;
-            }
-        }
-        if (edges[root[i]] != e) return MIAI_ECORRUPT;
-        if (e == HEX_BOTH_EDGES) won[owner] = true;
+        if (owner < 0 || comp[i] != i) continue;
+        if (edges[root[i]] != e[i]) return MIAI_ECORRUPT;
+        if (e[i] == HEX_BOTH_EDGES) won[owner] = true;
     }
     if (won[0] && won[1]) return MIAI_ECORRUPT;
     if (s->winner == HEX_NONE) {

@@ -1,7 +1,7 @@
 """Breakthrough against OpenSpiel's ``breakthrough`` (8x8) as the rules oracle.
 
 Moves are mapped through the text: OpenSpiel's action string without its trailing
-'*' is our move text (see csrc/games/breakthrough.c).  CI plays a few hundred random
+'*' is our move text (see csrc/games/crossing.c).  CI plays a few hundred random
 games; ``MIAI_FULL=1`` plays thousands and perft to depth 5.
 """
 
