@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from bots.match import replay
+from bots.tournament import runner, schedule
+from bots.tournament.driver import execute
+from bots.tournament.schedule import RunSpec, make_players
+from bots.tournament.store import Store, StoredGame
 from engine import games
 from engine.errors import InvalidArgumentError
-from engine.tournament import runner, schedule
-from engine.tournament.driver import execute
-from engine.tournament.schedule import RunSpec, make_players
-from engine.tournament.store import Store, StoredGame
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ("mc:playouts=8", "random", "mc:playouts=30")

@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import InvalidArgumentError
-from engine.tournament.report import choose_axes, format_text, summarise, write_report
-from engine.tournament.schedule import RunSpec, make_players
-from engine.tournament.stats import (
+from bots.tournament.report import choose_axes, format_text, summarise, write_report
+from bots.tournament.schedule import RunSpec, make_players
+from bots.tournament.stats import (
     Result,
     elo,
     mean_interval,
     normal_interval,
     pairwise_results,
 )
-from engine.tournament.store import Store, StoredGame
+from bots.tournament.store import Store, StoredGame
+from engine.errors import InvalidArgumentError
 
 ELO_PER_LOGIT = 400 / math.log(10)  # 173.7178...
 
@@ -163,7 +163,7 @@ def test_series_report_and_plot(tmp_path: Path) -> None:
 
 
 def test_plot_axes_choice() -> None:
-    from engine.tournament.report import Point
+    from bots.tournament.report import Point
 
     pts = [Point("a", "ucd", {"d1": a, "d2": "0", "d3": b, "iterations": "5"}, 0.5, 0.4, 0.6)
            for a in ("0", "1", "inf") for b in ("0", "1")]

@@ -27,11 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bots.tournament import driver, schedule
+    from bots.tournament.experiment import load
+    from bots.tournament.report import format_text, summarise, write_report
+    from bots.tournament.store import Store
     from engine import games
-    from engine.tournament import driver, schedule
-    from engine.tournament.experiment import load
-    from engine.tournament.report import format_text, summarise, write_report
-    from engine.tournament.store import Store
 
     check_execution_args(args)
     if args.games is not None and args.games < 1:

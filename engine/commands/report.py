@@ -29,8 +29,8 @@ def default_out(db: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.tournament.report import format_text, summarise, write_report
-    from engine.tournament.store import Store
+    from bots.tournament.report import format_text, summarise, write_report
+    from bots.tournament.store import Store
 
     db = Path(args.db)
     if not db.is_file():

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bots.spec import parse_spec
-from engine.tournament.schedule import PAIR_SEP, RunSpec
-from engine.tournament.stats import (
+from bots.tournament.schedule import PAIR_SEP, RunSpec
+from bots.tournament.stats import (
     EloFit,
     Result,
     elo,
@@ -28,7 +28,7 @@ from engine.tournament.stats import (
     normal_interval,
     pairwise_results,
 )
-from engine.tournament.store import Store, StoredGame
+from bots.tournament.store import Store, StoredGame
 
 
 @dataclass
