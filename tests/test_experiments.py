@@ -12,8 +12,8 @@ from bots.spec import parse_spec
 from bots.tournament.experiment import load
 from bots.tournament.store import Store
 from engine import games
-from engine.cli import main
 from engine.errors import InvalidArgumentError, UnknownNameError
+from protocols.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "scripts" / "experiments").glob("*.toml"))

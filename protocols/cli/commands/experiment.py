@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.commands.tournament import add_execution_args, check_execution_args, print_outcome
 from engine.errors import InvalidArgumentError
+from protocols.cli.commands.tournament import (
+    add_execution_args,
+    check_execution_args,
+    print_outcome,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
