@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from engine.errors import InvalidArgumentError
+from protocols.cli.commands.report import warn
 from protocols.cli.commands.tournament import (
     add_execution_args,
     check_execution_args,
@@ -58,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_report and store.count(exp.name):
             print(format_text(summarise(store, exp.name)))
             out = Path(args.out) if args.out else db.with_name(f"{stem}-report")
-            print(f"report: {write_report(store, out, [exp.name])}")
+            print(f"report: {write_report(store, out, [exp.name], warn=warn)}")
     return 130 if outcome.interrupted else 0
