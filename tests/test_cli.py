@@ -13,8 +13,8 @@ import pytest
 
 from bots.match import replay
 from engine import games
-from protocols.cli import main
 from protocols.cli.commands.selfplay import elo_difference
+from protocols.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

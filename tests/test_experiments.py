@@ -13,7 +13,7 @@ from bots.tournament.experiment import load
 from bots.tournament.store import Store
 from engine import games
 from engine.errors import InvalidArgumentError, UnknownNameError
-from protocols.cli import main
+from protocols.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "scripts" / "experiments").glob("*.toml"))

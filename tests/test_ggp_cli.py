@@ -7,7 +7,7 @@ import subprocess
 import sys
 import urllib.request
 
-from protocols.cli import main
+from protocols.cli.main import main
 
 
 def test_ggp_command_serves_info_and_stops() -> None:

@@ -261,7 +261,7 @@ def test_openings_are_played_before_the_game(tmp_path: Path) -> None:
 
 
 def test_cli_tournament_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from protocols.cli import main
+    from protocols.cli.main import main
 
     db = tmp_path / "t.db"
     argv = ["tournament", "tictactoe", "--gauntlet", "--players", "random", "mc:playouts=5",

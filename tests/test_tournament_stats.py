@@ -207,7 +207,7 @@ def test_report_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_report_command_says_how_to_get_the_plots(
         importable: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from protocols.cli import main
+    from protocols.cli.main import main
 
     if not importable:
         monkeypatch.setitem(sys.modules, "matplotlib", None)

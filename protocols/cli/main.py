@@ -15,8 +15,8 @@ import sys
 from collections.abc import Sequence
 
 import engine
+import protocols.cli.commands as commands
 from engine.errors import MiaiError
-from protocols.cli import commands
 
 
 def build_parser() -> argparse.ArgumentParser:
