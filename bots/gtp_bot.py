@@ -14,9 +14,9 @@ import shutil
 from collections.abc import Sequence
 
 from bots.base import BaseBot, acting_role
+from bots.gtp_client import GtpClient
 from engine.errors import InvalidArgumentError, StateError
 from engine.games import Game, Move, State
-from protocols.gtp.client import GtpClient
 
 PREFIX = "gtp:"
 

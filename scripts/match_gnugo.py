@@ -35,7 +35,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout first
 
-from engine.tournament.stats import mean_interval  # noqa: E402
+from bots.tournament.stats import mean_interval  # noqa: E402
 from protocols.gtp.versus import Outcome, play_one, winner_of  # noqa: E402
 
 

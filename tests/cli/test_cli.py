@@ -13,8 +13,8 @@ import pytest
 
 from bots.match import replay
 from engine import games
-from engine.cli import main
-from engine.commands.selfplay import elo_difference
+from protocols.cli.commands.selfplay import elo_difference
+from protocols.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -191,14 +191,14 @@ def test_analyse_with_uct(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_in_a_subprocess() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "selfplay", "tictactoe", "--player1",
+        [sys.executable, "-m", "protocols.cli", "selfplay", "tictactoe", "--player1",
          "mc:playouts=10", "--player2", "random", "--games", "2"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "tictactoe: 2 games" in proc.stdout
     bad = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "selfplay", "tictactoe", "--player1", "x:"],
+        [sys.executable, "-m", "protocols.cli", "selfplay", "tictactoe", "--player1", "x:"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
     assert bad.returncode == 1 and "miai:" in bad.stderr and "Traceback" not in bad.stderr

@@ -7,12 +7,12 @@ import subprocess
 import sys
 import urllib.request
 
-from engine.cli import main
+from protocols.cli.main import main
 
 
 def test_ggp_command_serves_info_and_stops() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.cli", "ggp", "--port", "0", "--name", "probe"],
+        [sys.executable, "-m", "protocols.cli", "ggp", "--port", "0", "--name", "probe"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = proc.stdout.readline() if proc.stdout else ""

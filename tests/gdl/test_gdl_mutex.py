@@ -326,7 +326,7 @@ def test_a_family_of_lazy_gates_is_left_unused() -> None:
 
 
 def test_loading_reports_the_families(capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.cli import main
+    from protocols.cli.main import main
 
     game = load((PACKAGED / "gt_prisoner.kif").read_text(), "gt_prisoner")
     assert game.info.stats["families"] >= 2 and game.info.stats["gate_families"] >= 4

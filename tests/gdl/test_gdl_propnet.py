@@ -367,7 +367,7 @@ def test_c_search_plays_a_gdl_game() -> None:
 
 
 def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.cli import main
+    from protocols.cli.main import main
 
     assert main(["gdl", str(OWN / "tictactoe.kif"), "-n", "50"]) == 0
     out = capsys.readouterr().out

@@ -9,11 +9,11 @@ import pytest
 
 from bots.registry import BOTS, PRESETS
 from bots.spec import parse_spec
+from bots.tournament.experiment import load
+from bots.tournament.store import Store
 from engine import games
-from engine.cli import main
 from engine.errors import InvalidArgumentError, UnknownNameError
-from engine.tournament.experiment import load
-from engine.tournament.store import Store
+from protocols.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "scripts" / "experiments").glob("*.toml"))

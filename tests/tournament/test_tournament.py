@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from bots.match import replay
+from bots.tournament import runner, schedule
+from bots.tournament.driver import execute
+from bots.tournament.schedule import RunSpec, make_players
+from bots.tournament.store import Store, StoredGame
 from engine import games
 from engine.errors import InvalidArgumentError
-from engine.tournament import runner, schedule
-from engine.tournament.driver import execute
-from engine.tournament.schedule import RunSpec, make_players
-from engine.tournament.store import Store, StoredGame
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ("mc:playouts=8", "random", "mc:playouts=30")
@@ -185,7 +185,7 @@ def test_a_killed_process_resumes(tmp_path: Path) -> None:
     """SIGKILL the CLI mid-run, run the same command again: the stored games are kept,
     none is played twice, and the result equals an uninterrupted run."""
     db = tmp_path / "k.db"
-    argv = [sys.executable, "-m", "engine.cli", "tournament", "tictactoe", "--players",
+    argv = [sys.executable, "-m", "protocols.cli", "tournament", "tictactoe", "--players",
             "mc:playouts=1500", "mc:playouts=1000", "--games", "24", "--seed", "3",
             "--db", str(db), "--quiet"]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -261,7 +261,7 @@ def test_openings_are_played_before_the_game(tmp_path: Path) -> None:
 
 
 def test_cli_tournament_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.cli import main
+    from protocols.cli.main import main
 
     db = tmp_path / "t.db"
     argv = ["tournament", "tictactoe", "--gauntlet", "--players", "random", "mc:playouts=5",

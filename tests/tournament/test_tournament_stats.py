@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import math
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from engine.errors import InvalidArgumentError
-from engine.tournament.report import choose_axes, format_text, summarise, write_report
-from engine.tournament.schedule import RunSpec, make_players
-from engine.tournament.stats import (
+from bots.tournament.report import (
+    NO_MATPLOTLIB,
+    choose_axes,
+    format_text,
+    summarise,
+    write_report,
+)
+from bots.tournament.schedule import RunSpec, make_players
+from bots.tournament.stats import (
     Result,
     elo,
     mean_interval,
     normal_interval,
     pairwise_results,
 )
-from engine.tournament.store import Store, StoredGame
+from bots.tournament.store import Store, StoredGame
+from engine.errors import InvalidArgumentError
 
 ELO_PER_LOGIT = 400 / math.log(10)  # 173.7178...
 
@@ -163,7 +171,7 @@ def test_series_report_and_plot(tmp_path: Path) -> None:
 
 
 def test_plot_axes_choice() -> None:
-    from engine.tournament.report import Point
+    from bots.tournament.report import Point
 
     pts = [Point("a", "ucd", {"d1": a, "d2": "0", "d3": b, "iterations": "5"}, 0.5, 0.4, 0.6)
            for a in ("0", "1", "inf") for b in ("0", "1")]
@@ -173,15 +181,42 @@ def test_plot_axes_choice() -> None:
     assert choose_axes([Point("a", "uct", {}, 0.5, 0.4, 0.6)]) == (None, [])
 
 
-def test_report_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+def two_runs_to_plot(db: Path) -> None:
+    """Runs r and s, each a pairing whose parameter a varies: both want a plot."""
     spec = RunSpec("tictactoe", make_players(["x:a=1", "x:a=2"]), "round-robin", 2)
+    with Store(db) as store:
+        for run in ("r", "s"):
+            store.open_run(run, spec)
+            store.add_game(replace(fake_game(("x:a=1", "x:a=2"), 0, (1.0, 0.0)), run=run))
+
+
+def test_report_without_matplotlib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    two_runs_to_plot(tmp_path / "r.db")
+    warnings: list[str] = []
     with Store(tmp_path / "r.db") as store:
-        store.open_run("r", spec)
-        store.add_game(fake_game(("x:a=1", "x:a=2"), 0, (1.0, 0.0)))
-        path = write_report(store, tmp_path / "out")
+        path = write_report(store, tmp_path / "out", warn=warnings.append)
     text = path.read_text()
-    assert "matplotlib is not installed" in text and "| x:a=1 |" in text
+    assert text.count("matplotlib is not installed; `pip install matplotlib`") == 2
+    assert "| x:a=1 |" in text
     assert not list((tmp_path / "out").glob("*.png"))
+    assert warnings == [NO_MATPLOTLIB]  # once, not once per run
+
+
+@pytest.mark.parametrize("importable", [True, False])
+def test_report_command_says_how_to_get_the_plots(
+        importable: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from protocols.cli.main import main
+
+    if not importable:
+        monkeypatch.setitem(sys.modules, "matplotlib", None)
+    two_runs_to_plot(tmp_path / "r.db")
+    assert main(["report", str(tmp_path / "r.db"), "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    pngs = sorted(p.name for p in (tmp_path / "out").glob("*.png"))
+    if importable:
+        assert err == "" and pngs == ["r.png", "s.png"]
+    else:
+        assert err == "miai: no plots: matplotlib is not installed (pip install matplotlib)\n"
+        assert pngs == []

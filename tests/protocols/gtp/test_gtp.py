@@ -1,4 +1,4 @@
-"""GTP conformance over a real subprocess pipe: ``python3 -m engine.cli gtp``.
+"""GTP conformance over a real subprocess pipe: ``python3 -m protocols.cli gtp``.
 
 Framing, every listed command, malformed input, illegal moves (occupied, suicide,
 ko, positional superko), undo to the start, handicap, loadsgf/printsgf round trips,
@@ -22,7 +22,7 @@ class Pipe:
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.cli", "gtp", *args],
+            [sys.executable, "-m", "protocols.cli", "gtp", *args],
             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, bufsize=1,
         )

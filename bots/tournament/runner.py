@@ -29,10 +29,10 @@ from typing import Any
 
 from bots.match import play_game, replay
 from bots.registry import make_bot, with_budget
+from bots.tournament.schedule import GameTask
+from bots.tournament.store import Store, StoredGame
 from engine import games
 from engine.errors import InvalidArgumentError
-from engine.tournament.schedule import GameTask
-from engine.tournament.store import Store, StoredGame
 
 GameCallback = Callable[[StoredGame], None]
 

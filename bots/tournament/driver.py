@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from bots.match import replay
 from bots.registry import make_bot, with_budget
+from bots.tournament import runner, schedule
+from bots.tournament.schedule import RunSpec
+from bots.tournament.store import Store, StoredGame
 from engine import games
 from engine.errors import InvalidArgumentError
-from engine.tournament import runner, schedule
-from engine.tournament.schedule import RunSpec
-from engine.tournament.store import Store, StoredGame
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.commands.tournament import add_execution_args, check_execution_args, print_outcome
 from engine.errors import InvalidArgumentError
+from protocols.cli.commands.report import warn
+from protocols.cli.commands.tournament import (
+    add_execution_args,
+    check_execution_args,
+    print_outcome,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,11 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bots.tournament import driver, schedule
+    from bots.tournament.experiment import load
+    from bots.tournament.report import format_text, summarise, write_report
+    from bots.tournament.store import Store
     from engine import games
-    from engine.tournament import driver, schedule
-    from engine.tournament.experiment import load
-    from engine.tournament.report import format_text, summarise, write_report
-    from engine.tournament.store import Store
 
     check_execution_args(args)
     if args.games is not None and args.games < 1:
@@ -54,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_report and store.count(exp.name):
             print(format_text(summarise(store, exp.name)))
             out = Path(args.out) if args.out else db.with_name(f"{stem}-report")
-            print(f"report: {write_report(store, out, [exp.name])}")
+            print(f"report: {write_report(store, out, [exp.name], warn=warn)}")
     return 130 if outcome.interrupted else 0

@@ -1,4 +1,6 @@
-"""A GTP client: drives an external GTP engine (GNU Go, another miai) over a pipe."""
+"""A GTP client for bots: drives an external GTP engine (GNU Go, another miai) over a
+pipe.  It frames its own commands and reads the answers; the GTP engine side is in
+protocols/gtp/."""
 
 from __future__ import annotations
 

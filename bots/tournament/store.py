@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots.tournament.schedule import Player, RunSpec
 from engine.errors import InvalidArgumentError
-from engine.tournament.schedule import Player, RunSpec
 
 SCHEMA_VERSION = 1
 

@@ -1,9 +1,9 @@
-"""The ``miai`` command line.
+"""The ``miai`` command line: builds the parser from the commands and runs one.
 
-Each subcommand is a module in ``engine/commands/`` that defines ``register(sub)``
+Each subcommand is a module in ``protocols/cli/commands/`` that defines ``register(sub)``
 (adding its parser to the argparse subparsers, with ``set_defaults(run=...)``).
 Modules are found by name, so adding a command touches no other file.  Heavy imports
-(protocols, search) happen inside the commands, so ``miai --help`` stays fast.
+(protocols, bots, search) happen inside the commands, so ``miai --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 import engine
-import engine.commands
+import protocols.cli.commands as commands
 from engine.errors import MiaiError
 
 
@@ -27,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"miai {engine.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(engine.commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"engine.commands.{info.name}")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(sub)
     return parser
 
@@ -46,7 +46,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bots.tournament.schedule import FORMATS, RunSpec, canonical_spec, make_players
 from engine.errors import InvalidArgumentError, ParseError
-from engine.tournament.schedule import FORMATS, RunSpec, canonical_spec, make_players
 
 TOP_KEYS = {"title", "paper_ref", "note", "game", "format", "games", "iterations", "seconds",
             "seed", "baseline", "opening", "openings", "players", "grid", "plot", "scale",

@@ -4,6 +4,7 @@ plots (score against a bot parameter, 95% error bars)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from engine.errors import InvalidArgumentError
@@ -29,8 +30,8 @@ def default_out(db: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.tournament.report import format_text, summarise, write_report
-    from engine.tournament.store import Store
+    from bots.tournament.report import format_text, summarise, write_report
+    from bots.tournament.store import Store
 
     db = Path(args.db)
     if not db.is_file():
@@ -45,6 +46,12 @@ def run(args: argparse.Namespace) -> int:
             print(format_text(summarise(store, name)))
         if not args.no_files:
             out = Path(args.out) if args.out else default_out(db)
-            path = write_report(store, out, runs, x=args.x, series=args.series)
+            path = write_report(store, out, runs, x=args.x, series=args.series,
+                                warn=warn)
             print(f"\nreport: {path}")
     return 0
+
+
+def warn(message: str) -> None:
+    """One line on stderr (e.g. how to get the plots that were left out)."""
+    print(f"miai: {message}", file=sys.stderr)

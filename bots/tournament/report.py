@@ -14,13 +14,13 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bots.spec import parse_spec
-from engine.tournament.schedule import PAIR_SEP, RunSpec
-from engine.tournament.stats import (
+from bots.tournament.schedule import PAIR_SEP, RunSpec
+from bots.tournament.stats import (
     EloFit,
     Result,
     elo,
@@ -28,7 +28,7 @@ from engine.tournament.stats import (
     normal_interval,
     pairwise_results,
 )
-from engine.tournament.store import Store, StoredGame
+from bots.tournament.store import Store, StoredGame
 
 
 @dataclass
@@ -390,10 +390,17 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "run"
 
 
+NO_MATPLOTLIB = "no plots: matplotlib is not installed (pip install matplotlib)"
+
+
 def write_report(store: Store, out_dir: Path, runs: Sequence[str] | None = None, *,
-                 x: str | None = None, series: str | None = None) -> Path:
-    """``out_dir/report.md`` with one section per run and its PNG; returns the path."""
+                 x: str | None = None, series: str | None = None,
+                 warn: Callable[[str], None] | None = None) -> Path:
+    """``out_dir/report.md`` with one section per run and its PNG; returns the path.
+    A plot left out because matplotlib does not import is noted in the report, and
+    ``warn(NO_MATPLOTLIB)`` is called once."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    warned = False
     lines = [f"# Results from `{store.path.name}`", ""]
     for run in runs if runs is not None else store.runs():
         summary = summarise(store, run)
@@ -418,8 +425,10 @@ def write_report(store: Store, out_dir: Path, runs: Sequence[str] | None = None,
                 series=series or plot_cfg.get("series"), title=title)
         except ImportError:
             drawn = False
-            lines += ["(No plot: matplotlib is not installed; `pip install 'miai[cluster]'`.)",
-                      ""]
+            lines += ["(No plot: matplotlib is not installed; `pip install matplotlib`.)", ""]
+            if warn is not None and not warned:
+                warn(NO_MATPLOTLIB)
+                warned = True
         if drawn:
             lines += [f"![{title}]({png.name})", ""]
     path = out_dir / "report.md"

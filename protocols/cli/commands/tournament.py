@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from engine.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    from engine.tournament.driver import Outcome
+    from bots.tournament.driver import Outcome
 
 EPILOG = """Every game is stored in RESULTS.db the moment it ends; run the same command
 again to resume an interrupted run, or with a larger --games (or more --players) to
@@ -71,10 +71,10 @@ def check_execution_args(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bots.tournament import driver
+    from bots.tournament.schedule import RunSpec, canonical_spec, make_players
+    from bots.tournament.store import Store
     from engine import games
-    from engine.tournament import driver
-    from engine.tournament.schedule import RunSpec, canonical_spec, make_players
-    from engine.tournament.store import Store
 
     check_execution_args(args)
     if args.iterations is not None and args.iterations < 1:
