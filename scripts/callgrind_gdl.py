@@ -9,7 +9,7 @@ rulesheet's propnet, counted by valgrind's callgrind inside ``miai_playouts_each
 
 The same seed plays the same games whatever the net's shape (the moves are drawn from
 the legal moves in the same order), so two versions of the optimiser or of the C
-engines compare exactly, on a shared and noisy machine too (docs/benchmarks.md has the
+engines compare exactly, on a shared and noisy machine too (docs/lab-log.md has the
 runs).  Grounding and building the net run natively; only the playouts run under
 valgrind (about 50x slower), in a child process that reads the net from a pickle.
 Needs valgrind on the PATH; with ``--no-valgrind`` the playouts run directly and the

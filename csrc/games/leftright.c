@@ -1,7 +1,7 @@
 /* leftright.c -- LeftRight, the one-player test game of the UCD paper.
  *
  * Rules (Saffidine, Cazenave, Mehat, "UCD: Upper Confidence bound for rooted Directed
- * acyclic graphs", section 4.1; /work/shared/papers/ucd.txt): one player (role 0)
+ * acyclic graphs", section 4.1): one player (role 0)
  * takes h = `steps` steps (parameter, integer 1..100000, default 300 as in the
  * paper), each step Left or Right.  The game ends after h steps; the reward is the
  * share of Left steps, lefts / h, in [0, 1] (the paper scores the number of Left

@@ -42,7 +42,7 @@ class Bounds:
 DEFAULT_BOUNDS = Bounds()
 # A rule is grounded decomposed when that costs this many times less (ground literals):
 # the optimiser shrinks a whole rule's instances too (factoring), so a small gain in
-# ground literals is none in the net (measured: docs/benchmarks.md).
+# ground literals is none in the net (measured: docs/lab-log.md).
 SPLIT_GAIN = 2.0
 # A grounding of more instances than this (the differential engine's node limit,
 # PN_DIFF_MAX_NODES) is tried again with the joint move split off too and every

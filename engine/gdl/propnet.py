@@ -177,7 +177,7 @@ def _root(rep: list[int], x: int) -> int:
 # gate between a literal and the atom is a change more whenever it flips), and in the
 # gates only the goals need (evaluated whole once a playout ends: fewer gates always
 # pay).  Measured, instructions per playout relative to four rounds
-# (docs/benchmarks.md): with 2 for the ply's gates knightwar 1.07x, snake2p 1.03x;
+# (docs/lab-log.md): with 2 for the ply's gates knightwar 1.07x, snake2p 1.03x;
 # with 8 neither, and guess 0.39x, colonelBlotto 0.93x.
 FACTOR_DEEP_PLY = 8
 FACTOR_DEEP_GOAL = 2
