@@ -78,6 +78,20 @@ typedef struct miai_game_ops {
     int (*check)(const miai_game *g, const void *state);
     /* Release game->data. */
     void (*destroy)(miai_game *g);
+
+    /* Optional knowledge hooks a search may use (NULL = the game offers none).  A
+     * search asks only through these, never a game's own header. */
+    /* Prior knowledge of moves[0..n) at `state`: kind[i] = +1 (a good move), -1 (a bad
+     * one) or 0.  MIAI_OK, or an error (the search then goes without). */
+    int (*prior_kinds)(const miai_game *g, const void *state, const miai_move *moves,
+                       uint32_t n, int8_t *kind);
+    /* Ownership of a finished position, per point of the board: the number of points
+     * (> 0), and owner_add adding 1 to first[p] for each point p owned by role 0 and to
+     * second[p] for each one owned by role 1 (cap >= the number of points; MIAI_OK or
+     * MIAI_EINVAL). */
+    uint32_t (*owner_points)(const miai_game *g);
+    int (*owner_add)(const miai_game *g, const void *state, uint32_t *first,
+                     uint32_t *second, uint32_t cap);
 } miai_game_ops;
 
 struct miai_game {

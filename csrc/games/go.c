@@ -182,6 +182,24 @@ static int go_check(const miai_game *g, const void *state) {
 
 static void go_destroy(miai_game *g) { free(g->data); }
 
+/* The knowledge hooks a search may use (game.h): priors from go_policy.c, and the
+ * owners of a final position per point (the point of move m counted at index m). */
+static int go_prior_hook(const miai_game *g, const void *state, const miai_move *moves,
+                         uint32_t n, int8_t *kind) {
+    return go_prior_kinds(go_d(g), state, moves, n, kind);
+}
+
+static uint32_t go_owner_points(const miai_game *g) { return go_d(g)->n_moves; }
+
+static int go_owner_add(const miai_game *g, const void *state, uint32_t *black,
+                        uint32_t *white, uint32_t cap) {
+    const go_data *d = go_d(g);
+    if (!state || !black || !white || cap < d->n_moves) return MIAI_EINVAL;
+    go_view v = go_cview_of(d, state);
+    go_count_owners(&v, black, white);
+    return MIAI_OK;
+}
+
 static const miai_game_ops go_ops = {
     .init = go_init,
     .legal = go_legal,
@@ -194,6 +212,9 @@ static const miai_game_ops go_ops = {
     .playout = go_playout,
     .check = go_check,
     .destroy = go_destroy,
+    .prior_kinds = go_prior_hook,
+    .owner_points = go_owner_points,
+    .owner_add = go_owner_add,
 };
 
 bool go_is_go(const miai_game *g) { return g && g->ops == &go_ops && g->data; }

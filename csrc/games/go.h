@@ -3,7 +3,6 @@
 #ifndef MIAI_GO_H
 #define MIAI_GO_H
 
-#include "go_api.h"
 #include "go_board.h"
 
 /* Is g a game created by the "go" entry (so g->data is a go_data)? */

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "go_api.h"
+
 #include "go.h"
 
 static const go_data *go_d(const miai_game *g) { return g->data; }
@@ -204,18 +206,6 @@ static void go_resume(go_view *v) {
     go_rekey(v);
 }
 
-static void go_count_owners(const go_view *v, uint32_t *black, uint32_t *white) {
-    const go_data *d = v->d;
-    uint8_t owner[GO_MAX_POINTS];
-    uint32_t b, w;
-    go_area(v, NULL, &b, &w, owner);
-    for (uint32_t m = 0; m < d->n_moves; m++) {
-        uint32_t o = owner[d->point_of_move[m]];
-        black[m] += o == GO_BLACK;
-        white[m] += o == GO_WHITE;
-    }
-}
-
 /* b_p(n) and w_p(n) of n playouts from the position. */
 static int go_count_playouts(const miai_game *g, const void *state, uint64_t n,
                              uint64_t seed, uint32_t *black, uint32_t *white) {
@@ -257,11 +247,8 @@ int go_territory(const miai_game *g, const uint32_t *black_counts,
 
 int go_ownership_add(const miai_game *g, const void *state, uint32_t *black_counts,
                      uint32_t *white_counts, uint32_t cap) {
-    if (!go_is_go(g) || !state || !black_counts || !white_counts) return MIAI_EINVAL;
-    if (cap < go_d(g)->n_moves) return MIAI_EINVAL;
-    go_view v = go_cview_of(go_d(g), state);
-    go_count_owners(&v, black_counts, white_counts);
-    return MIAI_OK;
+    if (!go_is_go(g)) return MIAI_EINVAL;
+    return g->ops->owner_add(g, state, black_counts, white_counts, cap);
 }
 
 int go_ownership(const miai_game *g, const void *state, uint64_t n, uint64_t seed,

@@ -400,3 +400,15 @@ int go_check_board(const go_view *v) {
     if (f->next_role > 1) return MIAI_ECORRUPT;
     return MIAI_OK;
 }
+
+void go_count_owners(const go_view *v, uint32_t *black, uint32_t *white) {
+    const go_data *d = v->d;
+    uint8_t owner[GO_MAX_POINTS];
+    uint32_t b, w;
+    go_area(v, NULL, &b, &w, owner);
+    for (uint32_t m = 0; m < d->n_moves; m++) {
+        uint32_t o = owner[d->point_of_move[m]];
+        black[m] += o == GO_BLACK;
+        white[m] += o == GO_WHITE;
+    }
+}

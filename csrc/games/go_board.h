@@ -224,6 +224,10 @@ uint32_t go_play_out(go_view *v, miai_rng *rng, miai_move *trace, uint32_t trace
 void go_area(const go_view *v, const uint8_t *dead, uint32_t *black, uint32_t *white,
              uint8_t *owner);
 
+/* Add the owners of a final position (go_area's) to per-move counters: black[m]++ /
+ * white[m]++ for the point of each move m < n_moves that the colour owns. */
+void go_count_owners(const go_view *v, uint32_t *black, uint32_t *white);
+
 /* Recompute every derived field; MIAI_OK or MIAI_ECORRUPT. */
 int go_check_board(const go_view *v);
 

@@ -2,8 +2,6 @@
  * 3x3 patterns, switchable eye rule (contract in go_policy.h). */
 #include "go_policy.h"
 
-#include "go.h"
-
 #include <string.h>
 
 /* ---- 3x3 patterns ---- */
@@ -442,10 +440,9 @@ uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *
     return plies;
 }
 
-int go_prior_kinds(const miai_game *g, const void *state, const miai_move *moves, uint32_t n,
+int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, uint32_t n,
                    int8_t *kind) {
-    if (!go_is_go(g) || !state || (n && (!moves || !kind))) return MIAI_EINVAL;
-    const go_data *d = g->data;
+    if (!d || !state || (n && (!moves || !kind))) return MIAI_EINVAL;
     go_view v = go_cview_of(d, state);
     int32_t mover = v.f->head.to_move;
     if (mover != 0 && mover != 1) {

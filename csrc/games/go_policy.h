@@ -71,8 +71,9 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
 /* Go knowledge for a search's priors, per move of moves[0..n) at `state`: kind[i] =
  * +1 (a capture, saving an own group the last move put in atari, a 3x3 pattern next
  * to the last move), -1 (filling an own eye, a self-atari of a big group, a pass while
- * more than a quarter of the board is empty) or 0.  MIAI_EINVAL if g is not Go. */
-int go_prior_kinds(const miai_game *g, const void *state, const miai_move *moves, uint32_t n,
+ * more than a quarter of the board is empty) or 0.  MIAI_EINVAL on a move id out of
+ * range.  The Go game offers it to searches as its prior_kinds hook (game.h). */
+int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, uint32_t n,
                    int8_t *kind);
 
 /* One playout with the rules of `mask` (see above); trace as go_play_out.  `last` is

@@ -17,9 +17,9 @@
  *       MIAI_EDGE_ACC                    AUCT: eq. 7 has applied (accel.h).
  *   - cfg.params[MIAI_PARAM_SOLVER] != 0 turns the MCTS-Solver on (every policy here).
  *   - Selection follows uct.c's rules exactly (an unvisited edge uniformly at random
- *     first, then reservoir sampling with the search's rng over equal values), so an
- *     algorithm that computes the same values as UCT makes the same choices under the
- *     same seed.
+ *     first, then ucb.h's arg-max: reservoir sampling with the search's rng over equal
+ *     values), so an algorithm that computes the same values as UCT makes the same
+ *     choices under the same seed.
  */
 #ifndef MIAI_ALGOS_H
 #define MIAI_ALGOS_H
@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "mcts.h"
+#include "ucb.h"
 
 #define MIAI_PARAM_SOLVER 7
 
@@ -39,29 +40,6 @@
 #define MIAI_EDGE_ONPATH 0x800u
 #define MIAI_EDGE_ACC 0x1000u
 #define MIAI_EDGE_FRESH 0x2000u
-
-/* Arg-max with uct.c's tie rule. */
-typedef struct {
-    uint32_t chosen;
-    uint32_t ties;
-    double best;
-} miai_argmax;
-
-static inline void miai_argmax_init(miai_argmax *a, uint32_t first) {
-    a->chosen = first;
-    a->ties = 0;
-    a->best = -INFINITY;
-}
-
-static inline void miai_argmax_offer(miai_argmax *a, miai_rng *rng, uint32_t i, double v) {
-    if (v > a->best) {
-        a->best = v;
-        a->chosen = i;
-        a->ties = 1;
-    } else if (v == a->best && miai_rng_below(rng, ++a->ties) == 0) {
-        a->chosen = i;
-    }
-}
 
 /* Flags that keep an edge of edges[first .. first+count) out of selection: pruned
  * edges unless every edge is pruned; with the solver also proven losses unless every
@@ -116,20 +94,6 @@ static inline double miai_q_for(double q, double n, uint32_t from, uint32_t to) 
 
 static inline uint32_t miai_role_of(const miai_edge *e) { return miai_edge_role(e); }
 
-/* uct.c's exploration factor c sqrt(ln N) of a node whose edges have N visits. */
-static inline double miai_ucb_factor(double c, double parent) {
-    return parent > 1 ? c * sqrt(log(parent)) : 0.0;
-}
-
-/* The UCB1 value of uct.c (uct-star.txt eq. 1) computed in uct.c's order of
- * operations, mean * (1/n) + k sqrt(1/n) with k = miai_ucb_factor, so equal inputs
- * give equal bits. */
-static inline double miai_ucb(double sum, double n, double k) {
-    if (n == 0) return INFINITY;
-    double inv = 1.0 / n;
-    return sum * inv + k * sqrt(inv);
-}
-
 /* uct.c's selection over edges[first .. first + count) (decoupled UCT at a
  * simultaneous node's role block). */
 static inline uint32_t miai_select_plain(miai_search *s, double c, uint32_t first,
@@ -140,12 +104,13 @@ static inline uint32_t miai_select_plain(miai_search *s, double c, uint32_t firs
     if (fresh != MIAI_NIL) return fresh;
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
-    double k = miai_ucb_factor(c, (double)parent);
+    double k = miai_ucb_factor(&s->ucb, c, parent); /* eq. 1 (ucb.h) */
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++)
         if (!(edges[i].flags & mask))
-            miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].sum, edges[i].n, k));
+            miai_argmax_offer(&best, &s->rng, i,
+                              miai_ucb_value_real(edges[i].sum, edges[i].n, k));
     return best.chosen;
 }
 

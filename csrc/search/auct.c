@@ -109,11 +109,12 @@ typedef struct {
 } duct_table;
 
 /* DUCT's value cache (lazy mode): per edge, the two terms of eq. (2) in stored units,
- * W / N and sqrt(1 / N), computed as miai_ucb computes them, so mean + k inv_sqrt has
- * miai_ucb(W, N, k)'s bits.  An edge's W and N change only when it is chosen (the lazy
- * scale decays the others), at its node's renormalisation and at a reroot; each of
- * these refreshes the terms, so selection at a node whose edges are all visited reads
- * them with no division and no square root.  16 bytes per edge (policy-owned, grown in
+ * W / N and sqrt(1 / N), computed as miai_ucb_value_real computes them, so
+ * miai_ucb_value(mean, k, inv_sqrt) has miai_ucb_value_real(W, N, k)'s bits.  An
+ * edge's W and N change only when it is chosen (the lazy scale decays the others), at
+ * its node's renormalisation and at a reroot; each of these refreshes the terms, so
+ * selection at a node whose edges are all visited reads them with no division and no
+ * square root.  16 bytes per edge (policy-owned, grown in
  * on_expand; dropped with the lazy records). */
 typedef struct {
     double mean;     /* W / N */
@@ -191,7 +192,7 @@ static bool duct_table_fill(duct_table *dt, double lambda, double c, uint32_t wa
     dt->f = f;
     double st = dt->s_next;
     while (dt->len < want && !dt->fixed) {
-        f[dt->len++] = miai_ucb_factor(c, st);
+        f[dt->len++] = miai_ucb_factor_real(NULL, c, st);
         const double next = lambda * st + 1.0;
         dt->fixed = next == st;
         st = next;
@@ -210,15 +211,15 @@ static double duct_factor_slow(const auct_data *a, uint64_t t) {
         if (duct_table_fill(dt, a->decay.lambda, a->c, (uint32_t)want))
             return duct_factor_of(a, t);
     }
-    return miai_ucb_factor(a->c, duct_s(a, t));
+    return miai_ucb_factor_real(NULL, a->c, duct_s(a, t));
 }
 
 /* An edge's eq. (2) terms after its W or N changed (0 while N = 0: never read). */
 static inline void duct_refresh(duct_terms *t, const miai_edge *e) {
     if (e->alg_b > 0.0f) {
-        const double inv = 1.0 / (double)e->alg_b;
-        t->mean = e->alg_a * inv;
-        t->inv_sqrt = sqrt(inv);
+        const miai_ucb_count q = miai_ucb_count_real((double)e->alg_b);
+        t->mean = e->alg_a * q.inv;
+        t->inv_sqrt = q.sqrt_inv;
     } else {
         t->mean = t->inv_sqrt = 0.0;
     }
@@ -477,12 +478,12 @@ static uint32_t select_before_values(miai_policy *p, miai_search *s, uint32_t no
  * (ucb_table.h: the same bits as computing them), as uct.c does, so lambda = 1 gives
  * UCT's value bit for bit. */
 static inline double auct_value_of(double g, miai_ucb_count q, double k) {
-    return g * q.inv + k * q.sqrt_inv;
+    return miai_ucb_value_sum(g, q, k);
 }
 
-/* The exploration factor C sqrt(log s) of eq. (5) (0 while s <= 1). */
+/* The exploration factor C sqrt(log s) of eq. (5) (0 while s <= 1): eq. 1's (ucb.h). */
 static inline double auct_factor(const miai_search *s, double c, uint64_t visits) {
-    return visits > 1 ? c * miai_ucb_sqrt_log(&s->ucb, visits) : 0.0;
+    return miai_ucb_factor(&s->ucb, c, visits);
 }
 
 /* The arg-max of eq. (5) over the edges of [first, end) without `mask` flags. */
@@ -546,7 +547,7 @@ static MIAI_AUCT_INLINE uint32_t argmax_once(miai_search *s, uint32_t first, uin
             s->rng = saved;
             return MIAI_NIL;
         }
-        const double v = duct ? terms[i].mean + k * terms[i].inv_sqrt /* eq. (2) */
+        const double v = duct ? miai_ucb_value(terms[i].mean, k, terms[i].inv_sqrt) /* (2) */
                               : auct_value_of(e[i].alg_a, miai_ucb_count_of(t, n), k);
         miai_argmax_offer(&best, &s->rng, i, v);
     }
@@ -746,7 +747,8 @@ static uint32_t duct_select(miai_policy *p, miai_search *s, uint32_t node, uint3
         if (mask && (edges[i].flags & mask)) continue;
         if (duct_below(edges[i].alg_a, edges[i].alg_b, k2m, best.best)) continue;
         /* eq. (2): r^D + C sqrt(log s^D / n^D) */
-        miai_argmax_offer(&best, &s->rng, i, miai_ucb(edges[i].alg_a, edges[i].alg_b, k));
+        miai_argmax_offer(&best, &s->rng, i,
+                          miai_ucb_value_real(edges[i].alg_a, edges[i].alg_b, k));
     }
     return best.chosen;
 }
@@ -806,14 +808,14 @@ void miai_auct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
     const miai_edge *edges = s->dag.edges;
     const miai_node *x = &s->dag.nodes[node];
     double parent = parent_of(edges, x->first_edge, x->n_edges);
-    double f = miai_ucb_factor(p->cfg.c, parent);
+    double f = miai_ucb_factor_real(&s->ucb, p->cfg.c, parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         double g = miai_accel_total(edges, NULL, x->first_edge + k);
         out[4 * k] = e->n ? g / e->n : 0.0;
         out[4 * k + 1] = parent;
         out[4 * k + 2] = e->n;
-        out[4 * k + 3] = miai_ucb(g, e->n, f);
+        out[4 * k + 3] = miai_ucb_value_real(g, e->n, f);
     }
 }
 
@@ -829,7 +831,7 @@ void miai_duct_terms(miai_policy *p, miai_search *s, uint32_t node, double *out)
         out[4 * k] = e->alg_b > 0 ? e->alg_a / e->alg_b : 0.0;
         out[4 * k + 1] = duct_s(a, t);
         out[4 * k + 2] = e->alg_b / scale;
-        out[4 * k + 3] = miai_ucb(e->alg_a, e->alg_b, f);
+        out[4 * k + 3] = miai_ucb_value_real(e->alg_a, e->alg_b, f);
     }
 }
 

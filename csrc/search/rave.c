@@ -32,21 +32,22 @@
  *
  * Parameters: params[0] = w_init > 0 (0.9), params[1] = w_final > 0 (20000),
  * params[2] = prior visits >= 0 (0: no priors), params[3] = 1 for game knowledge in
- * the prior (Go: go_prior_kinds: good moves start at a virtual win rate of 1, bad
- * ones at 0, the rest at 0.5), 0 for the even prior 0.5 only; params[4] = fpu >= 0;
+ * the prior (the game's prior_kinds hook, game.h -- Go has one: good moves start at a
+ * virtual win rate of 1, bad ones at 0, the rest at 0.5; a game without the hook gets
+ * the even prior), 0 for the even prior 0.5 only; params[4] = fpu >= 0;
  * params[5] = 1 to count, per root edge, who owns each point at the end of the
- * playouts through it (Go only: go_ownership_add), the territory statistics of Huang
- * et al.'s territorial pruning (eq. 16); the counts restart when the root changes.
+ * playouts through it (the game's owner_points / owner_add hooks; init refuses a
+ * game without them -- Go has them), the territory statistics of Huang et al.'s
+ * territorial pruning (eq. 16); the counts restart when the root changes.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../games/go_api.h"
-#include "../games/go_policy.h"
 #include "accel.h"
 #include "mcts.h"
 #include "search_rave_api.h"
+#include "ucb.h"
 
 typedef struct {
     double w_init, w_final, prior_n, fpu;
@@ -109,9 +110,13 @@ static int rave_init(miai_policy *p, miai_search *s) {
     if (!(pr[0] > 0) || !(pr[1] > 0) || !(pr[2] >= 0) || !(pr[4] >= 0)) return MIAI_EINVAL;
     if (pr[3] != 0 && pr[3] != 1) return MIAI_EINVAL;
     if (pr[5] != 0 && pr[5] != 1) return MIAI_EINVAL;
-    uint32_t go_size = 0;
-    double go_komi;
-    if (pr[5] == 1 && go_get_size(s->game, &go_size, &go_komi) != MIAI_OK) return MIAI_EINVAL;
+    const miai_game_ops *ops = s->game->ops;
+    uint32_t n_points = 0;
+    if (pr[5] == 1) {
+        if (!ops->owner_points || !ops->owner_add) return MIAI_EINVAL;
+        n_points = ops->owner_points(s->game);
+        if (n_points == 0) return MIAI_EINVAL;
+    }
     rave_data *a = calloc(1, sizeof *a);
     if (!a) return MIAI_ENOMEM;
     p->data = a;
@@ -132,7 +137,7 @@ static int rave_init(miai_policy *p, miai_search *s) {
     a->kinds = malloc(sizeof *a->kinds * nl);
     if (pr[5] == 1) {
         a->territory = true;
-        a->n_points = go_size * go_size;
+        a->n_points = n_points;
         a->terr_edges = nl;
         a->terr_visits = calloc(nl, sizeof *a->terr_visits);
         a->terr_black = calloc((size_t)nl * a->n_points, sizeof *a->terr_black);
@@ -234,7 +239,9 @@ static void rave_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     bool known = false;
     if (a->knowledge && n) {
         for (uint32_t i = 0; i < n; i++) a->pmoves[i] = d->edges[first + i].move;
-        known = go_prior_kinds(s->game, s->work, a->pmoves, n, a->kinds) == MIAI_OK;
+        const miai_game *g = s->game;
+        known = g->ops->prior_kinds &&
+                g->ops->prior_kinds(g, s->work, a->pmoves, n, a->kinds) == MIAI_OK;
     }
     for (uint32_t i = 0; i < n; i++) {
         double q = known ? 0.5 + 0.5 * a->kinds[i] : 0.5;
@@ -267,22 +274,17 @@ static uint32_t rave_select(miai_policy *p, miai_search *s, uint32_t node, uint3
         parent += edges[i].n;
         if (!(edges[i].flags & MIAI_EDGE_PRUNED)) skip_pruned = true;
     }
-    double log_parent = parent ? log((double)parent) : 0.0, c = p->cfg.c;
-    double best = -INFINITY;
-    uint32_t chosen = first, ties = 0;
+    double log_parent = miai_ucb_log(parent), c = p->cfg.c;
+    miai_argmax best;
+    miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (skip_pruned && (edges[i].flags & MIAI_EDGE_PRUNED)) continue;
         double v = rave_value(a, &edges[i], acc ? acc[i].g : edges[i].sum);
-        if (c > 0 && edges[i].n) v += c * sqrt(log_parent / edges[i].n);
-        if (v > best) {
-            best = v;
-            chosen = i;
-            ties = 1;
-        } else if (v == best && miai_rng_below(&s->rng, ++ties) == 0) {
-            chosen = i;
-        }
+        /* eq. 1's exploration term, in the paper's order (ucb.h) */
+        if (c > 0 && edges[i].n) v += miai_ucb_bonus(c, log_parent, edges[i].n);
+        miai_argmax_offer(&best, &s->rng, i, v);
     }
-    return chosen;
+    return best.chosen;
 }
 
 static inline void rave_mark(rave_data *a, uint32_t j) {
@@ -305,8 +307,9 @@ static void rave_count_territory(rave_data *a, miai_search *s, const miai_path *
     uint32_t k = path->steps[0].edge - root->first_edge;
     if (k >= a->terr_edges) return;
     size_t row = (size_t)k * a->n_points;
-    if (go_ownership_add(s->game, s->work, a->terr_black + row, a->terr_white + row,
-                         a->n_points) == MIAI_OK)
+    const miai_game *g = s->game;
+    if (g->ops->owner_add(g, s->work, a->terr_black + row, a->terr_white + row,
+                          a->n_points) == MIAI_OK)
         a->terr_visits[k]++;
 }
 

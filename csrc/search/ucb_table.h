@@ -9,7 +9,7 @@
  *   - The table is plain data inside each search (no global state); miai_ucb_table_init
  *     fills it once when the search is created.
  *   - These are the pieces of UCT's value (uct-star.txt eq. 1); the formula itself
- *     is in uct_cache.h.
+ *     is in ucb.h.
  */
 #ifndef MIAI_UCB_TABLE_H
 #define MIAI_UCB_TABLE_H
@@ -44,11 +44,23 @@ static inline double miai_ucb_sqrt_log(const miai_ucb_table *t, uint64_t n) {
     return n < MIAI_UCB_TABLE ? t->sqrt_log[n] : sqrt(log((double)n));
 }
 
+/* 1/n and sqrt(1/n) of n > 0, computed. */
+static inline miai_ucb_count miai_ucb_count_real(double n) {
+    double inv = 1.0 / n;
+    return (miai_ucb_count){inv, sqrt(inv)};
+}
+
 /* 1/n and sqrt(1/n), n >= 1. */
 static inline miai_ucb_count miai_ucb_count_of(const miai_ucb_table *t, uint32_t n) {
     if (n < MIAI_UCB_TABLE) return t->count[n];
-    double inv = 1.0 / (double)n;
-    return (miai_ucb_count){inv, sqrt(inv)};
+    return miai_ucb_count_real((double)n);
+}
+
+/* A count kept as a double (a whole number: sums of counts) as an index of the
+ * table, or MIAI_UCB_TABLE when it is outside it. */
+static inline uint32_t miai_ucb_table_index(double x) {
+    return x >= 1.0 && x < (double)MIAI_UCB_TABLE && (double)(uint32_t)x == x ? (uint32_t)x
+                                                                             : MIAI_UCB_TABLE;
 }
 
 #endif

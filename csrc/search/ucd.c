@@ -338,32 +338,17 @@ static int depth_kind(double depth) {
     return depth == 0 ? UCD_AT_0 : depth == 1 ? UCD_AT_1 : isinf(depth) ? UCD_AT_INF : -1;
 }
 
-/* A count kept as a double (a whole number: sums of counts) as an index of the UCB
- * table (ucb_table.h), or MIAI_UCB_TABLE when it is outside it. */
-static inline uint32_t table_index(double x) {
-    return x >= 1.0 && x < (double)MIAI_UCB_TABLE && (double)(uint32_t)x == x ? (uint32_t)x
-                                                                             : MIAI_UCB_TABLE;
-}
-
-/* uct.c's exploration factor c sqrt(log p) (miai_ucb_factor), sqrt(log p) from the
- * table when p is in it: the same bits. */
-static inline double ucd_factor(const miai_ucb_table *t, double c, double p) {
-    if (!(p > 1)) return 0.0;
-    uint32_t i = table_index(p);
-    return c * (i < MIAI_UCB_TABLE ? t->sqrt_log[i] : sqrt(log(p)));
-}
-
 /* The adapted value u_{d1,d2,d3}(e) = mu_d1(e) + c sqrt(log p_d2(e) / n_d3(e))
- * (ucd.txt sec. 3.4), in the order of operations of uct.c: k = c sqrt(log p) and
+ * (ucd.txt sec. 3.4), eq. 1's value of ucb.h with the adapted terms: k = c sqrt(log p) and
  * sqrt(1 / n_d3) (from the table when n_d3 is in it: the same bits); infinite when
  * n_d3(e) = 0. */
 static inline double ucd_value(const miai_ucb_table *t, double mu, double k, double nd3) {
     if (nd3 < (double)MIAI_UCB_TABLE) {
         if (nd3 <= 0) return INFINITY;
         uint32_t i = (uint32_t)nd3;
-        if ((double)i == nd3) return mu + k * t->count[i].sqrt_inv;
+        if ((double)i == nd3) return miai_ucb_value(mu, k, t->count[i].sqrt_inv);
     }
-    return mu + k * sqrt(1.0 / nd3);
+    return miai_ucb_value(mu, k, sqrt(1.0 / nd3));
 }
 
 /* The three terms and the value of edge i; k = c sqrt(log p_d2) of its siblings (eq. 13).
@@ -937,7 +922,7 @@ static uint32_t ucd_select_fast(const ucd_data *u, miai_search *s, uint32_t node
     const ucd_sums *x = &u->S[node];
     double parent = isinf(u->depth[1]) ? x->c : x->b;
     if (!(parent < 9007199254740992.0)) parent = ucd_parent(u, &s->dag, first, count);
-    double k = ucd_factor(&s->ucb, c, parent);
+    double k = miai_ucb_factor_real(&s->ucb, c, parent);
     int mu_kind = u->mu_kind, n_kind = u->n_kind;
     if (mu_kind == UCD_AT_INF && n_kind == UCD_AT_INF)
         return ucd_argmax_once(u, s, first, count, k, UCD_AT_INF, UCD_AT_INF);
@@ -965,7 +950,7 @@ static uint32_t ucd_select(miai_policy *p, miai_search *s, uint32_t node, uint32
     uint32_t mask = miai_exclusion(edges, first, count, u->solver);
     uint32_t fresh = miai_pick_unvisited(edges, first, count, mask, &s->rng);
     if (fresh != MIAI_NIL) return fresh;
-    double k = ucd_factor(&s->ucb, p->cfg.c, ucd_parent(u, d, first, count));
+    double k = miai_ucb_factor_real(&s->ucb, p->cfg.c, ucd_parent(u, d, first, count));
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
@@ -1090,7 +1075,7 @@ void miai_ucd_terms(miai_policy *p, miai_search *s, uint32_t node, double *out) 
     ucd_prepare(u, s, node);
     const miai_node *x = &d->nodes[node];
     double parent = ucd_parent(u, d, x->first_edge, x->n_edges);
-    double f = ucd_factor(&s->ucb, p->cfg.c, parent);
+    double f = miai_ucb_factor_real(&s->ucb, p->cfg.c, parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         double mu, nd3, v;
         ucd_edge_terms(u, d, &s->ucb, x->first_edge + k, f, &mu, &nd3, &v);

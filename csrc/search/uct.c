@@ -1,8 +1,8 @@
 /* uct.c -- plain UCT (Kocsis & Szepesvari): UCB1 selection, update-descent backup.
  *
  * Parameters: cfg.c (exploration constant), cfg.final_choice.  No params[] used.
- * Unvisited edges have an infinite value; ties are broken uniformly at random with
- * the search's rng (reservoir sampling over equal values).
+ * Unvisited edges have an infinite value; the others eq. 1's (ucb.h), ties broken
+ * uniformly at random with the search's rng (ucb.h's arg-max).
  *
  * Node cache (uct_cache.h, shared with uctstar.c): at an alternating node, node->mark
  * holds N = the sum of n over the node's edges, MIAI_UCT_UNEVEN when some edge has
@@ -23,35 +23,29 @@
 
 #include "algos.h"
 #include "uct_cache.h"
+#include "ucb.h"
 
-static inline double uct_value(const miai_ucb_table *t, double sum, uint32_t n,
-                               double c_sqrt_log_parent) {
+/* Eq. 1 (ucb.h), +infinity for an unvisited edge. */
+static inline double uct_value(const miai_ucb_table *t, double sum, uint32_t n, double k) {
     if (n == 0) return INFINITY;
-    return miai_uct_value_of(sum, miai_ucb_count_of(t, n), c_sqrt_log_parent);
+    return miai_ucb_value_sum(sum, miai_ucb_count_of(t, n), k);
 }
 
 static inline bool eligible(const miai_edge *e, bool skip_pruned) {
     return !(skip_pruned && (e->flags & MIAI_EDGE_PRUNED));
 }
 
-/* Arg-max of uct_value over the eligible edges, ties broken by reservoir sampling. */
+/* Arg-max of uct_value over the eligible edges (ucb.h's tie-break). */
 static uint32_t uct_argmax(miai_search *s, uint32_t first, uint32_t count, bool skip_pruned,
                            double k) {
     const miai_edge *edges = s->dag.edges;
-    double best = -INFINITY;
-    uint32_t chosen = first, ties = 0;
+    miai_argmax best;
+    miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         if (!eligible(&edges[i], skip_pruned)) continue;
-        double v = uct_value(&s->ucb, edges[i].sum, edges[i].n, k);
-        if (v > best) {
-            best = v;
-            chosen = i;
-            ties = 1;
-        } else if (v == best && miai_rng_below(&s->rng, ++ties) == 0) {
-            chosen = i;
-        }
+        miai_argmax_offer(&best, &s->rng, i, uct_value(&s->ucb, edges[i].sum, edges[i].n, k));
     }
-    return chosen;
+    return best.chosen;
 }
 
 /* The general case: some edge is pruned. */
@@ -75,7 +69,7 @@ static uint32_t uct_select_pruned(miai_policy *p, miai_search *s, uint32_t first
         for (uint32_t i = first; i < first + count; i++)
             if (edges[i].n == 0 && eligible(&edges[i], skip_pruned) && k-- == 0) return i;
     }
-    return uct_argmax(s, first, count, skip_pruned, miai_uct_factor(s, p->cfg.c, parent));
+    return uct_argmax(s, first, count, skip_pruned, miai_ucb_factor(&s->ucb, p->cfg.c, parent));
 }
 
 static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
@@ -98,7 +92,7 @@ static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32
         for (uint32_t i = first; i < first + count; i++)
             if (edges[i].n == 0 && k-- == 0) return i;
     }
-    return uct_argmax(s, first, count, false, miai_uct_factor(s, p->cfg.c, parent));
+    return uct_argmax(s, first, count, false, miai_ucb_factor(&s->ucb, p->cfg.c, parent));
 }
 
 static void uct_backup(miai_policy *p, miai_search *s, const miai_path *path,

@@ -28,6 +28,7 @@
 
 #include "algos.h"
 #include "mcts.h"
+#include "ucb.h"
 
 #define MIAI_UCT_SPECIAL 0x80000000u
 #define MIAI_UCT_UNEVEN 0x40000000u
@@ -36,36 +37,21 @@
 
 static inline void miai_uct_mark_special(miai_node *x) { x->mark |= MIAI_UCT_SPECIAL; }
 
-/* The UCT value, uct-star.txt eq. 1 (= ucd.txt eq. 2): U_i = w_i/n_i + c*sqrt(ln N/n_i),
- * with N = p(e), the payoffs of e and its siblings.  Written as
- * w_i*(1/n_i) + (c*sqrt(ln N))*sqrt(1/n_i): c*sqrt(ln N) computed once per node, 1/n_i
- * and sqrt(1/n_i) looked up for small n_i (ucb_table.h: the same bits as computing
- * them), else one division and one square root per edge. */
-static inline double miai_uct_value_of(double sum, miai_ucb_count q,
-                                       double c_sqrt_log_parent) {
-    return sum * q.inv + c_sqrt_log_parent * q.sqrt_inv;
-}
-
-/* The exploration factor c*sqrt(ln N) of eq. 1 (0 while N <= 1). */
-static inline double miai_uct_factor(const miai_search *s, double c, uint64_t parent) {
-    return parent > 1 ? c * miai_ucb_sqrt_log(&s->ucb, parent) : 0.0;
-}
-
-/* One pass over a node whose N is known: the arg-max of eq. 1 with the shared tie
- * draws (algos.h), or MIAI_NIL (the rng as it was) when an eligible edge is unvisited or
+/* One pass over a node whose N is known: the arg-max of eq. 1 (ucb.h's value and
+ * arg-max), or MIAI_NIL (the rng as it was) when an eligible edge is unvisited or
  * none is eligible, and the full selection must decide.  `skip`: the flags that keep
  * an edge out (pruned; with the solver also proven losses -- then an edge proven a
  * win is returned at once, as miai_solver_win would: the scan reaches it before any
  * later edge could matter, and the draws made so far are undone).  With an eligible
  * edge present, the full selection's exclusion mask is exactly `skip` (algos.h). */
-static inline uint32_t miai_uct_argmax_once(miai_search *s, uint32_t first,
-                                            uint32_t count, double k, uint32_t skip,
-                                            uint32_t win) {
+static MIAI_UCB_INLINE uint32_t miai_uct_argmax_once(miai_search *s, uint32_t first,
+                                                     uint32_t count, double k,
+                                                     uint32_t skip, uint32_t win) {
     const miai_edge *e = s->dag.edges + first;
     const miai_ucb_table *t = &s->ucb;
     miai_rng saved = s->rng;
-    double best = -INFINITY;
-    uint32_t chosen = 0, ties = 0;
+    miai_argmax best;
+    miai_argmax_init(&best, 0);
     for (uint32_t i = 0; i < count; i++) {
         uint32_t n = e[i].n;
         if (skip && (e[i].flags & skip)) {
@@ -79,20 +65,14 @@ static inline uint32_t miai_uct_argmax_once(miai_search *s, uint32_t first,
             s->rng = saved;
             return MIAI_NIL;
         }
-        double v = miai_uct_value_of(e[i].sum, miai_ucb_count_of(t, n), k);
-        if (v > best) {
-            best = v;
-            chosen = i;
-            ties = 1;
-        } else if (v == best && miai_rng_below(&s->rng, ++ties) == 0) {
-            chosen = i;
-        }
+        miai_argmax_offer(&best, &s->rng, i,
+                          miai_ucb_value_sum(e[i].sum, miai_ucb_count_of(t, n), k));
     }
-    if (skip && ties == 0) { /* no eligible edge (each eligible value is finite) */
+    if (skip && best.ties == 0) { /* no eligible edge (each eligible value is finite) */
         s->rng = saved;
         return MIAI_NIL;
     }
-    return first + chosen;
+    return first + best.chosen;
 }
 
 /* The cached selections at `node` (edges[first .. first + count)), exploration
@@ -104,7 +84,7 @@ static inline uint32_t miai_uct_select_fast(miai_search *s, double c, uint32_t n
     if (x->to_move == MIAI_SIMULTANEOUS || big_n == MIAI_UCT_N_UNKNOWN) return MIAI_NIL;
     bool special = (x->mark & MIAI_UCT_SPECIAL) || node == s->dag.root;
     if (big_n >= count) { /* every edge visited needs N >= count (the pass checks the rest) */
-        double k = miai_uct_factor(s, c, big_n);
+        double k = miai_ucb_factor(&s->ucb, c, big_n);
         if (!special) return miai_uct_argmax_once(s, first, count, k, 0, 0);
         return solver ? miai_uct_argmax_once(s, first, count, k,
                                              MIAI_EDGE_PRUNED | MIAI_EDGE_PROVEN, MIAI_EDGE_WIN)

@@ -68,7 +68,7 @@ static void star_destroy(miai_policy *p) {
 /* Half width of the interval of an edge with n visits among siblings with N:
  * eq. (4)/(5) r sqrt(ln N / n), or eq. (6)/(7) sqrt(r ln N / n). */
 static inline double half_width(bool inside, double r, double log_parent, double n) {
-    return inside ? sqrt(r * log_parent / n) : r * sqrt(log_parent / n);
+    return inside ? sqrt(r * log_parent / n) : miai_ucb_bonus(r, log_parent, n);
 }
 
 /* The selection value of eq. (6): mean + sqrt(c ln N / n), infinite for n = 0
@@ -84,7 +84,7 @@ static void prune_node(const star_data *a, miai_search *s, uint32_t node) {
     miai_edge *edges = s->dag.edges;
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
-    double log_parent = parent ? log((double)parent) : 0.0;
+    double log_parent = miai_ucb_log(parent);
     double best_low = -INFINITY;
     for (uint32_t i = first; i < first + count; i++) {
         const miai_edge *e = &edges[i];
@@ -118,7 +118,7 @@ int miai_uctstar_root_intervals(miai_search *s, double *low, double *high, uint3
     const miai_edge *edges = d->edges + root->first_edge;
     uint64_t parent = 0;
     for (uint32_t i = 0; i < root->n_edges; i++) parent += edges[i].n;
-    double log_parent = parent ? log((double)parent) : 0.0;
+    double log_parent = miai_ucb_log(parent);
     for (uint32_t i = 0; i < root->n_edges; i++) {
         if (edges[i].n == 0) {
             low[i] = 0.0;
@@ -168,15 +168,15 @@ static MIAI_STAR_COLD uint32_t star_select_full(miai_policy *p, miai_search *s,
     if (fresh != MIAI_NIL) return fresh;
     uint64_t parent = 0;
     for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
-    double log_parent = parent ? log((double)parent) : 0.0;
-    double k = miai_ucb_factor(p->cfg.c, (double)parent);
+    double log_parent = miai_ucb_log(parent);
+    double k = miai_ucb_factor(&s->ucb, p->cfg.c, parent);
     miai_argmax best;
     miai_argmax_init(&best, first);
     for (uint32_t i = first; i < first + count; i++) {
         const miai_edge *e = &edges[i];
         if (e->flags & mask) continue;
         double v = a->inside ? eq6_value(p->cfg.c, log_parent, e->sum, e->n)
-                             : miai_ucb(e->sum, e->n, k); /* eq. (1) */
+                             : miai_ucb_value_real(e->sum, e->n, k); /* eq. (1) */
         miai_argmax_offer(&best, &s->rng, i, v);
     }
     return best.chosen;
@@ -239,7 +239,7 @@ void miai_uctstar_terms(miai_policy *p, miai_search *s, uint32_t node, double *o
     const miai_node *x = &s->dag.nodes[node];
     uint64_t parent = 0;
     for (uint32_t k = 0; k < x->n_edges; k++) parent += edges[x->first_edge + k].n;
-    double log_parent = parent ? log((double)parent) : 0.0;
+    double log_parent = miai_ucb_log(parent);
     for (uint32_t k = 0; k < x->n_edges; k++) {
         const miai_edge *e = &edges[x->first_edge + k];
         double mean = e->n ? e->sum / e->n : 0.0;
@@ -247,8 +247,9 @@ void miai_uctstar_terms(miai_policy *p, miai_search *s, uint32_t node, double *o
         out[4 * k + 1] = (double)parent;
         out[4 * k + 2] = e->n;
         out[4 * k + 3] = a->inside ? eq6_value(p->cfg.c, log_parent, e->sum, e->n)
-                                   : miai_ucb(e->sum, e->n,
-                                              miai_ucb_factor(p->cfg.c, (double)parent));
+                                   : miai_ucb_value_real(e->sum, e->n,
+                                                         miai_ucb_factor(&s->ucb, p->cfg.c,
+                                                                         parent));
     }
 }
 

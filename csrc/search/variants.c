@@ -2,6 +2,7 @@
 #include "variants_api.h"
 
 #include "algos.h"
+#include "ucb.h"
 
 bool miai_ucd_recursion(miai_policy *p, bool on);
 bool miai_ucd_role_sums(const miai_policy *p, const miai_search *s, uint32_t node,
@@ -61,5 +62,26 @@ int miai_variant_prune_root(miai_search *s, uint32_t *left) {
     int32_t tm = s->dag.nodes[s->dag.root].to_move;
     if (tm == MIAI_NOBODY || tm == MIAI_SIMULTANEOUS) return MIAI_ESTATE;
     miai_uctstar_prune_root(&s->policy, s, left);
+    return MIAI_OK;
+}
+
+double miai_ucb_value_of(double c, uint64_t parent, double sum, uint32_t n) {
+    if (n == 0) return INFINITY;
+    miai_ucb_table t;
+    miai_ucb_table_init(&t);
+    return miai_ucb_value_sum(sum, miai_ucb_count_of(&t, n), miai_ucb_factor(&t, c, parent));
+}
+
+int miai_ucb_argmax_of(const double *values, uint32_t n, uint64_t seed, uint32_t rounds,
+                       uint32_t *out) {
+    if (!values || !out || n == 0) return MIAI_EINVAL;
+    miai_rng rng;
+    miai_rng_seed(&rng, seed);
+    for (uint32_t r = 0; r < rounds; r++) {
+        miai_argmax best;
+        miai_argmax_init(&best, 0);
+        for (uint32_t i = 0; i < n; i++) miai_argmax_offer(&best, &rng, i, values[i]);
+        out[r] = best.chosen;
+    }
     return MIAI_OK;
 }

@@ -78,4 +78,16 @@ int miai_variant_root_proven(const miai_search *s, int32_t *out);
 int miai_uctstar_root_intervals(miai_search *s, double *low, double *high, uint32_t cap,
                                 uint32_t *n);
 
+/* UCB1 as every policy computes it (ucb.h), for tests against tests/reference/ucb.py:
+ * eq. 1's value of an edge with payoff total `sum` over n visits among siblings with
+ * `parent` visits in all, exploration constant c, by the search's own order of
+ * operations and table; +infinity for n = 0. */
+double miai_ucb_value_of(double c, uint64_t parent, double sum, uint32_t n);
+
+/* ucb.h's arg-max with random tie-break over values[0 .. n), `rounds` times with one
+ * rng seeded by `seed` as a search seeds its own: out[r] = the index chosen in round
+ * r.  MIAI_EINVAL for n = 0 or a NULL pointer. */
+int miai_ucb_argmax_of(const double *values, uint32_t n, uint64_t seed, uint32_t rounds,
+                       uint32_t *out);
+
 #endif

@@ -212,6 +212,23 @@ static void bad_arguments_are_refused(void) {
     CHECK(go_play_as(g, NULL, 0, 0) == MIAI_EINVAL);
     CHECK(go_play_as(g, s, 1, 40) == MIAI_OK && miai_state_check(g, s) == MIAI_OK);
     CHECK(go_play_as(g, s, 0, 40) == MIAI_EILLEGAL);
+    /* The knowledge hooks a search uses (game.h): Go fills them, tictactoe does not.
+     * One white stone in the centre: white's area is the whole board. */
+    const miai_game_ops *ops = g->ops;
+    CHECK(ops->prior_kinds && ops->owner_points && ops->owner_add);
+    CHECK(!ttt->ops->prior_kinds && !ttt->ops->owner_points && !ttt->ops->owner_add);
+    CHECK(ops->owner_points(g) == 81);
+    uint32_t ob[81] = {0}, ow[81] = {0};
+    CHECK(ops->owner_add(g, s, ob, ow, 80) == MIAI_EINVAL);
+    CHECK(ops->owner_add(g, s, NULL, ow, 81) == MIAI_EINVAL);
+    CHECK(ops->owner_add(g, s, ob, ow, 81) == MIAI_OK);
+    CHECK(go_ownership_add(g, s, ob, ow, 81) == MIAI_OK);
+    for (uint32_t p = 0; p < 81; p++) CHECK(ob[p] == 0 && ow[p] == 2);
+    int8_t kind[2] = {9, 9};
+    miai_move pm[2] = {40, 81}; /* the occupied centre (no kind), a pass (bad: empty board) */
+    CHECK(ops->prior_kinds(g, s, pm, 2, kind) == MIAI_OK && kind[0] == 0 && kind[1] == -1);
+    pm[0] = 82;
+    CHECK(ops->prior_kinds(g, s, pm, 1, kind) == MIAI_EINVAL);
     miai_move m;
     const char *junk[] = {"i5", "a0", "a10", "z1", "a-1", "a1a", "passx", "", "a", "a01"};
     for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++)

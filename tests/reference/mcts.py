@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tests.reference import auct as auct_ref
+from tests.reference import ucb
 from tests.reference import ucd as ucd_ref
 from tests.reference.dag import Edge, Node, ancestors
 
@@ -65,15 +66,6 @@ class Policy(Protocol):
     def backup(self, path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None: ...
 
 
-def argmax_first(edges: Sequence[Edge], value: Callable[[Edge], float]) -> Edge:
-    best, best_v = edges[0], -math.inf
-    for e in edges:
-        v = value(e)
-        if v > best_v:
-            best, best_v = e, v
-    return best
-
-
 def descent_backup(path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
     leaf.add_prime(payoff)
     for e in path:
@@ -94,11 +86,10 @@ class UCTPolicy:
     def value(self, e: Edge) -> float:
         if e.n == 0:
             return math.inf
-        p = sum(f.n for f in e.siblings())
-        return e.mean() + self.c * math.sqrt(math.log(p) / e.n)
+        return ucb.value(e.mean(), e.n, sum(f.n for f in e.siblings()), self.c)
 
     def select(self, node: Node) -> Edge:
-        return argmax_first(node.edges, self.value)
+        return ucb.argmax_first(node.edges, self.value)
 
     def backup(self, path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
         descent_backup(path, leaf, payoff)
@@ -114,7 +105,7 @@ class UCDPolicy:
     prime: str = "edge"  # or "node"
 
     def select(self, node: Node) -> Edge:
-        return argmax_first(
+        return ucb.argmax_first(
             node.edges,
             lambda e: ucd_ref.value(e, self.d1, self.d2, self.d3, self.c, self.prime),
         )
@@ -154,10 +145,9 @@ class SimpleTTPolicy:
             n = self.n.get(k, 0) if k is not None else 0
             if n == 0:
                 return math.inf
-            mean = self.total[k][role] / n
-            return mean + self.c * math.sqrt(math.log(parent_n) / n)
+            return ucb.value(self.total[k][role] / n, n, parent_n, self.c)
 
-        return argmax_first(node.edges, val)
+        return ucb.argmax_first(node.edges, val)
 
     def backup(self, path: list[Edge], leaf: Node, payoff: Sequence[float]) -> None:
         descent_backup(path, leaf, payoff)
@@ -189,7 +179,7 @@ class AUCTPolicy:
 
     def select(self, node: Node) -> Edge:
         s = sum(f.n for f in node.edges)
-        return argmax_first(
+        return ucb.argmax_first(
             node.edges,
             lambda e: auct_ref.auct_value(self.r_acc(e)[e.role], s, e.n, self.c),
         )
@@ -235,7 +225,7 @@ class DUCTPolicy:
 
     def select(self, node: Node) -> Edge:
         s = sum(self.nd.get(id(f), 0.0) for f in node.edges)
-        return argmax_first(
+        return ucb.argmax_first(
             node.edges,
             lambda e: auct_ref.duct_value(
                 self.rd.get(id(e), 0.0), self.nd.get(id(e), 0.0), s, self.c

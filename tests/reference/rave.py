@@ -3,7 +3,7 @@ accelerated-uct.txt eq. 8): the truth csrc/search/rave.c is tested against."""
 
 from __future__ import annotations
 
-import math
+from tests.reference import ucb
 
 
 def amaf_moves(seq: list[int], roles: list[int], k: int) -> set[int]:
@@ -29,5 +29,5 @@ def rave_value(n: int, total: float, amaf_n: float, amaf_total: float, *, w_init
     r_rave = amaf_total / amaf_n if amaf_n else 0.0
     value = n / (n + w) * r + w / (n + w) * r_rave
     if c > 0 and n > 0:
-        value += c * math.sqrt(math.log(parent) / n)
+        value += ucb.bonus(c, parent, n)
     return value

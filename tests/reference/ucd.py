@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from tests.reference import ucb
 from tests.reference.dag import Edge
 
 
@@ -60,5 +61,4 @@ def value(e: Edge, d1: float, d2: float, d3: float, c: float, kind: str = "edge"
     if nd <= 0:
         return math.inf
     p = p_adapted(e, d2, kind)
-    m = mu(e, d1, kind=kind)
-    return m + c * math.sqrt(math.log(p) / nd) if p > 0 else m
+    return mu(e, d1, kind=kind) + ucb.bonus(c, p, nd)

