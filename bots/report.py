@@ -8,7 +8,7 @@ Monte-Carlo bot fills it without a tree), so the CLI prints all of them with
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from engine.search.result import MoveStats
@@ -17,6 +17,7 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 class MoveLine(Protocol):
+    move: int
     text: str
     visits: int
     mean: float
@@ -33,6 +34,7 @@ class Report(Protocol):
     seconds: float
     root_value: float
     role: int
+    extra: Mapping[str, object]  # an algorithm's own root figures (UCT*: intervals)
 
     @property
     def moves(self) -> Sequence[MoveLine]: ...

@@ -108,13 +108,13 @@ def _intervals(engine: View) -> str:
     report = _report(engine)
     if report is None:
         return ""
-    intervals = getattr(report, "extra", {}).get("intervals")
+    intervals = report.extra.get("intervals")
     pairs = []
     for s in report.moves:
         if s.move >= engine.session.size**2:
             continue
         lo, hi = (intervals[s.move] if intervals and s.move in intervals else (s.ci_low, s.ci_high))
-        mark = "(pruned)" if getattr(s, "pruned", False) else ""
+        mark = "(pruned)" if s.pruned else ""
         pairs.append(f"{s.text.upper()} {lo:.2f}..{hi:.2f}{mark}")
     return " ".join(pairs)
 

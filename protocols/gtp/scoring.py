@@ -73,7 +73,7 @@ def cleanup_move(session: GoSession, state: State, move: int, report: Any) -> in
         return move
     legal = set(state.legal_moves()) - {session.pass_move}
     if report is not None:
-        for stats in getattr(report, "moves", []):
+        for stats in report.moves:
             if stats.move in legal:
                 return int(stats.move)
     size = session.size
