@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.gdl.graph import strongly_connected
+
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("engine", "bots", "protocols", "scripts")  # bottom to top
 COMPILED = {"engine._core"}  # the cffi extension: below every Python module
@@ -88,40 +90,9 @@ def upward(graph: Mapping[str, set[str]]) -> list[tuple[str, str]]:
 
 
 def circles(graph: Mapping[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one node (Tarjan), each sorted.
-    A package's ``__init__`` importing its own submodules is not a circle unless a
-    submodule imports the package back."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph.get(v, ()):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            part = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                part.append(w)
-                if w == v:
-                    break
-            if len(part) > 1:
-                out.append(sorted(part))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return sorted(out)
+    """Strongly connected components of more than one node, each sorted."""
+    parts = strongly_connected(sorted(graph), lambda v: sorted(graph.get(v, ())))
+    return sorted(sorted(p) for p in parts if len(p) > 1)
 
 
 def c_graph() -> dict[str, set[str]]:

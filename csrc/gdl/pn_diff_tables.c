@@ -373,6 +373,9 @@ int pn_diff_build(pn_data *d, int families) {
     uint32_t *key = calloc(cap ? cap : 1, sizeof *key);
     uint32_t *val = calloc(cap ? cap : 1, sizeof *val);
     uint8_t *ekind = NULL; /* per edge: 0 counted, 1 in a group, 2 a guard's */
+    /* CSR scratch: guard links, groups, fan-out, watches (freed at done) */
+    uint32_t *gdfirst = NULL, *gdlink = NULL, *grfirst = NULL, *grlink = NULL;
+    uint32_t *first = NULL, *edge = NULL, *wfirst = NULL, *wval = NULL;
     int rc = MIAI_ENOMEM;
     if (!t->range_id || !key || !val) goto done;
     for (uint32_t r = 0; r < d->n_ranges; r++)
@@ -392,17 +395,12 @@ int pn_diff_build(pn_data *d, int families) {
                 key[m] = d->in[e];
                 val[m++] = i;
             }
-    uint32_t *gdfirst = NULL, *gdlink = NULL, *grfirst = NULL, *grlink = NULL;
     if ((rc = pn_csr(n, m, key, val, &gdfirst, &gdlink)) != MIAI_OK) goto done;
     for (m = 0; m < t->n_groups; m++) {
         key[m] = t->group[m].src;
         val[m] = m;
     }
-    if ((rc = pn_csr(n, m, key, val, &grfirst, &grlink)) != MIAI_OK) {
-        free(gdfirst);
-        free(gdlink);
-        goto done;
-    }
+    if ((rc = pn_csr(n, m, key, val, &grfirst, &grlink)) != MIAI_OK) goto done;
     /* fan-out: the gates reading each node (none inside one range: it settles whole;
      * none to a lazy gate; none in a group or from a guard) */
     m = 0;
@@ -416,14 +414,7 @@ int pn_diff_build(pn_data *d, int families) {
             val[m++] = i | (t->range_id[i] ? PN_EDGE_RANGE : 0) |
                        (d->kind[i] == MIAI_PN_NOT ? PN_EDGE_NEGATED : 0);
         }
-    uint32_t *first = NULL, *edge = NULL, *wfirst = NULL, *wval = NULL;
-    if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) {
-        free(gdfirst);
-        free(gdlink);
-        free(grfirst);
-        free(grlink);
-        goto done;
-    }
+    if ((rc = pn_csr(n, m, key, val, &first, &edge)) != MIAI_OK) goto done;
     /* watches: next-state and legal-move bits (bit indices into the work block's
      * next | legal words) follow their nodes */
     uint32_t n_links = m, bw = d->base_words ? d->base_words : 1;
@@ -442,14 +433,6 @@ int pn_diff_build(pn_data *d, int families) {
     t->span = malloc(sizeof *t->span * n);
     t->link = malloc(sizeof *t->link * (n_links ? n_links : 1));
     if (rc != MIAI_OK || !t->span || !t->link) {
-        free(first);
-        free(edge);
-        free(wfirst);
-        free(wval);
-        free(gdfirst);
-        free(gdlink);
-        free(grfirst);
-        free(grlink);
         rc = MIAI_ENOMEM;
         goto done;
     }
@@ -475,14 +458,6 @@ int pn_diff_build(pn_data *d, int families) {
         for (uint32_t e = grfirst[i]; e < grfirst[i + 1]; e++) t->link[m++] = grlink[e];
         t->xspan[i].end = m;
     }
-    free(first);
-    free(edge);
-    free(wfirst);
-    free(wval);
-    free(gdfirst);
-    free(gdlink);
-    free(grfirst);
-    free(grlink);
     /* sources: the BASE nodes of each base, the INPUT nodes of each move */
     m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -545,6 +520,14 @@ done:
     free(key);
     free(val);
     free(ekind);
+    free(gdfirst);
+    free(gdlink);
+    free(grfirst);
+    free(grlink);
+    free(first);
+    free(edge);
+    free(wfirst);
+    free(wval);
     if (rc != MIAI_OK) pn_diff_free(t);
     return rc;
 }
