@@ -29,6 +29,7 @@ import pytest
 from engine._core import ffi, lib
 
 from engine.errors import CorruptStateError, InvalidArgumentError
+from engine.gdl import propnet
 from engine.gdl.checks import load_program
 from engine.gdl.game import BuildInfo, GdlGame, compile_propnet, load
 from engine.gdl.ground import ground
@@ -61,6 +62,18 @@ FULL_SHEETS = ["breakthrough.kif", "pentago.kif", "peg.kif", "queens.kif",
                "ticTacToeParallel.kif", "sheep_and_wolf.kif", "numbertictactoe.kif"]
 SHEETS = CI_SHEETS + (FULL_SHEETS if FULL else [])
 GAMES = 20 if FULL else 4
+
+
+# What these tests check is that the families proved are true, so each proof gets
+# time enough to finish on a loaded machine (a timed-out proof proves nothing, and a
+# test that then finds no family would check nothing); what a proof out of time gives
+# is checked apart (seconds=0 below).
+PROOF_SECONDS = 120.0
+
+
+@pytest.fixture(autouse=True)
+def _proofs_finish(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(propnet, "MUTEX_SECONDS", PROOF_SECONDS)
 
 
 def net_of(text: str) -> FlatPropnet:
