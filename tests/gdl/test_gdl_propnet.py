@@ -240,6 +240,24 @@ def test_sheets_over_the_bound_fall_back_to_the_prover(caplog: pytest.LogCapture
     assert isinstance(load_for_play(text), GdlGame)
 
 
+# One atom of a dynamic relation (legal r m) with two ground rules whose bodies are all
+# static ((a 1), (a 2)): _factor once failed on it with max() of an empty sequence
+# (issue 25).
+STATIC_BODIES = """(role r)(init (step 1))(a 1)(a 2)(<= (legal r m) (a ?x))
+(<= (legal r n) (true (step 1)))(<= (next (step 2)) (true (step 1)))
+(<= terminal (true (step 2)))(<= (goal r 100) (true (step 2)))(<= (goal r 0) (true (step 1)))"""
+
+
+def test_an_atom_whose_rules_have_only_static_bodies_grounds_and_agrees() -> None:
+    game = load(STATIC_BODIES, "static-bodies")
+    oracle = ProverGame(STATIC_BODIES)
+    s = game.initial_state()
+    assert sorted(game.moves[0][m] for m in game.rule_moves(s, 0)) == ["m", "n"]
+    for seed in range(4):  # both moves played: every state and goal compared
+        compare_random_game(game, oracle, random.Random(seed), 5)
+    assert isinstance(load_for_play(STATIC_BODIES), GdlGame)
+
+
 def _cell_of(text: str) -> int:
     term = parse_term(text)
     return (int(term[1]) - 1) * 3 + int(term[2]) - 1
