@@ -50,6 +50,11 @@ CASES = {
     "list-head": (HEAD + b"((a) b)\n", len(HEAD) + 1, "cannot start with a list"),
     "distinct-fact": (HEAD + b"\t(distinct a b)\n", len(HEAD) + 1, "must be an atom"),
     "unsafe": (HEAD + b"(<= (legal r (m ?x)) (true (step ?y)))\n", len(HEAD), "unsafe"),
+    # recursion through a function term: once, the checks passed and the prover's
+    # static facts never ended
+    "recursive": (HEAD + b"(q 0)\n (<= (q (f ?x)) (q ?x))\n(<= (legal r m) (q 0))\n"
+                  b"(<= terminal (true (step 2)))\n(<= (goal r 0) (true (step 1)))\n",
+                  len(HEAD) + 7, "recursion through a function term"),
 }
 
 
