@@ -10,6 +10,7 @@ rule at fault and raises :class:`GdlCheckError`):
 - safety: every variable of a head, a negated literal or a ``distinct`` occurs in a
   positive relational literal of the same (expanded) rule;
 - negation is stratified: no relation depends on itself through ``not``;
+- no recursion through function terms (it would build ever deeper terms);
 - ``legal``, ``terminal``, ``goal`` do not depend on ``does``; ``init`` does not
   depend on ``true`` or ``does``;
 - the game has at least one role, one goal and a terminal rule.
@@ -142,6 +143,53 @@ def _check_safety(rule: Rule) -> None:
             f"{rule.where()}")
 
 
+def _depths(atom: Term) -> dict[str, int]:
+    """The deepest nesting of each variable of an atom: 0 for an argument itself, 1
+    inside a function term that is an argument, ..."""
+    out: dict[str, int] = {}
+
+    def walk(t: Term, depth: int) -> None:
+        if isinstance(t, str):
+            if t.startswith("?"):
+                out[t] = max(out.get(t, 0), depth)
+            return
+        for a in t[1:]:
+            walk(a, depth + 1)
+
+    for arg in args_of(atom):
+        walk(arg, 0)
+    return out
+
+
+def _check_recursion(rule: Rule, comp_of: dict[str, int], recursive: set[str]) -> None:
+    """No recursion through function terms (the intent of GDL's recursion
+    restriction, which keeps the facts of a game finite): in a rule whose head is in
+    a cycle, a variable that comes only from literals of the cycle may not sit deeper
+    in the head's function terms than in those literals.  ``(<= (q (f ?x)) (q ?x))``
+    builds ever deeper terms, and no evaluation of it would end.  (The restriction as
+    written, every argument of a literal of the cycle ground, a head argument or bound
+    outside the cycle, also refuses finite transitive closures that real sheets use.)"""
+    head = name_of(rule.head)
+    if head not in recursive:
+        return
+    outside: set[str] = set()  # variables bound by literals outside the cycle
+    inside: dict[str, int] = {}  # deepest nesting of a variable in the cycle's literals
+    for atom, neg in _body_atoms(rule):
+        if neg:
+            continue
+        if comp_of.get(name_of(atom)) == comp_of[head]:
+            for v, d in _depths(atom).items():
+                inside[v] = max(inside.get(v, 0), d)
+        else:
+            outside.update(variables(atom))
+    for v, d in _depths(rule.head).items():
+        if v in inside and v not in outside and d > inside[v]:
+            raise GdlCheckError(
+                f"recursion through a function term: {v} comes from the recursion and "
+                f"is nested deeper in the head, so the facts may never end: "
+                f"{rule.where()}")
+
+
 def analyse(rules: list[Rule]) -> Program:
     """Expand and check ``rules``; raise GdlCheckError naming the first fault."""
     expanded: list[Rule] = []
@@ -182,6 +230,8 @@ def analyse(rules: list[Rule]) -> Program:
                 f"...)) in {rule.where()}")
     recursive = {n for comp in components for n in comp
                  if len(comp) > 1 or n in depends[n]}
+    for rule in expanded:
+        _check_recursion(rule, comp_of, recursive)
     reach: dict[str, set[str]] = {}
     for comp in components:  # dependencies first, so reach of each is known
         for n in comp:

@@ -3,7 +3,7 @@
 The rules are parsed, checked, grounded and compiled into a propositional network
 that C evaluates (csrc/gdl/propnet.c), so states, playouts and the search run with no
 Python in the loop.  ``load_for_play`` falls back to the reference prover (and says
-why) when grounding is over its bound.
+why) when grounding is over its bound or building the net fails.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 from engine.core import check, ffi, lib
 from engine.errors import InvalidArgumentError, LimitError
 from engine.games import Game, State
-from engine.gdl.checks import load_program
+from engine.gdl.checks import Program, load_program
+from engine.gdl.errors import GdlError
 from engine.gdl.ground import DEFAULT_BOUNDS, Bounds, ground
 from engine.gdl.propnet import FlatPropnet, build
 from engine.gdl.prover_game import ProverGame
@@ -263,10 +264,20 @@ def load(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
          max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame:
     """GDL text to a C propnet game.  Raises GdlError on bad rules and
     GroundingLimitError (a LimitError) when grounding is over ``bounds``."""
+    _check_max_plies(max_plies)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    return _build(load_program(text), name, bounds, max_plies, start, cpu_start)
+
+
+def _check_max_plies(max_plies: int) -> None:
     if not isinstance(max_plies, int) or max_plies < 1:
         raise InvalidArgumentError(f"max_plies must be a positive int, not {max_plies!r}")
-    start, cpu_start = time.perf_counter(), time.process_time()
-    program = load_program(text)
+
+
+def _build(program: Program, name: str, bounds: Bounds, max_plies: int, start: float,
+           cpu_start: float) -> GdlGame:
+    """Ground, build and compile a checked program (``start``, ``cpu_start``: when the
+    loading began, wall-clock and CPU, for BuildInfo)."""
     net = build(ground(program, bounds))
     if len(net.kind) > int(lib.MIAI_PN_MAX_NODES):
         raise LimitError(f"propnet of {len(net.kind)} nodes is over the bound "
@@ -279,13 +290,26 @@ def load(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
 
 def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
                   max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame | ProverGame:
-    """The propnet game, or, when grounding is over its bound, the reference prover
-    (logged as a warning, and in the returned game's ``fallback_reason``)."""
+    """The propnet game, or the reference prover when grounding is over its bound or
+    grounding and building the net fail in any other way (a bug there must not cost a
+    match the prover can play): logged as a warning, with the reason in the returned
+    game's ``fallback_reason``.  Rules that do not parse or pass the checks raise
+    GdlError, as the prover would not read them either."""
+    _check_max_plies(max_plies)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    program = load_program(text)
     try:
-        return load(text, name, bounds, max_plies)
+        return _build(program, name, bounds, max_plies, start, cpu_start)
     except LimitError as exc:
+        reason = str(exc)
         log.warning("GDL game %s: %s; falling back to the (slow) reference prover",
                     name, exc)
-        game = ProverGame(text, name, max_plies)
-        game.fallback_reason = str(exc)
-        return game
+    except GdlError:
+        raise  # the rules break GDL (e.g. a goal value out of 0..100)
+    except Exception as exc:  # any other failure of the build: the prover plays
+        reason = f"building the propnet failed ({type(exc).__name__}: {exc})"
+        log.exception("GDL game %s: %s; falling back to the (slow) reference prover",
+                      name, reason)
+    game = ProverGame(text, name, max_plies)
+    game.fallback_reason = reason
+    return game

@@ -3,7 +3,7 @@ sentence shapes of GDL (``(<= head body...)``, facts, ``not``/``or``/``distinct`
 
 Symbols are case-insensitive (lower-cased and interned); ``;`` starts a comment that
 runs to the end of the line.  Any malformed input raises :class:`GdlError` (a
-``engine.errors.ParseError``) naming the line; nothing else escapes.
+``engine.errors.ParseError``) naming the line and column; nothing else escapes.
 """
 
 from __future__ import annotations
@@ -19,27 +19,55 @@ MAX_TEXT = 20_000_000   # characters
 _TOKEN = re.compile(r"\s+|;[^\n]*|\(|\)|[^\s();]+")
 
 
-def tokenize(text: str) -> list[tuple[str, int]]:
-    """Tokens with their line numbers; comments and whitespace dropped."""
+class Pos(int):
+    """Where a token starts: its line (the int value, from 1) and ``column`` (from 1,
+    in characters).  Written ``L, column C``, so that every message ``f"line {pos}:
+    ..."`` names both, and compared as the line number alone."""
+
+    column: int
+
+    def __new__(cls, line: int, column: int = 0) -> Pos:
+        pos = super().__new__(cls, line)
+        pos.column = column
+        return pos
+
+    def __getnewargs__(self) -> tuple[int, int]:  # type: ignore[override]
+        return int(self), self.column
+
+    def __str__(self) -> str:
+        return f"{int(self)}, column {self.column}" if self.column else str(int(self))
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if not spec else format(int(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Pos({int(self)}, {self.column})"
+
+
+def tokenize(text: str) -> list[tuple[str, Pos]]:
+    """Tokens with their positions; comments and whitespace dropped."""
     if not isinstance(text, str):
         raise GdlError(f"GDL must be text, not {type(text).__name__}")
     if len(text) > MAX_TEXT:
         raise GdlError(f"GDL text too long ({len(text)} characters)")
-    out: list[tuple[str, int]] = []
-    line = 1
+    out: list[tuple[str, Pos]] = []
+    line, line_start = 1, 0
     for m in _TOKEN.finditer(text):
         tok = m.group(0)
         if tok[0].isspace() or tok[0] == ";":
-            line += tok.count("\n")
+            breaks = tok.count("\n")
+            if breaks:
+                line += breaks
+                line_start = m.start() + tok.rindex("\n") + 1
             continue
-        out.append((tok, line))
+        out.append((tok, Pos(line, m.start() - line_start + 1)))
     return out
 
 
 def read_sexprs(text: str) -> list[tuple[object, int]]:
     """Top-level s-expressions (str or nested lists) with their starting line."""
     stack: list[list] = []
-    starts: list[int] = []
+    starts: list[Pos] = []
     out: list[tuple[object, int]] = []
     for tok, line in tokenize(text):
         if tok == "(":

@@ -206,6 +206,8 @@ def _factor(net: _Net, n: int, t_node: int, deep: int, depth: int = 0) -> None:
             for i in set(net.ins[a]):
                 counts[i] = counts.get(i, 0) + 1
             budget -= len(net.ins[a])
+        if not counts:  # every rule's body was static (true), so is the atom: the
+            return      # empty ANDs fold to TRUE in _simplify
         best = max(counts.values())
         if best < 2 or (depth > 3 and (best < deep or budget < 0)):
             return

@@ -1,7 +1,7 @@
 """Series of matches with players started in this process when needed.
 
 ``LocalPlayers`` runs GGP players on loopback ports (port 0: any free port), each
-with its own aiohttp server, exactly as a remote player would be reached.
+with its own HTTP server (protocols/ggp/server.py), exactly as a remote player would be reached.
 ``run_series`` fills the roles that have no address with our own player (first free
 seat) and ``opponent`` players, plays the matches rotating seats, saves each record
 and reports progress through ``echo``.  With ``resume`` a match whose record is already
@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
-from aiohttp import web
 
 from protocols.ggp.gamemaster import (
     GROUND_SECONDS,
@@ -33,7 +32,7 @@ from protocols.ggp.gamemaster import (
 )
 from protocols.ggp.player import GgpPlayer, PlayerConfig
 from protocols.ggp.rules import load_rules
-from protocols.ggp.server import bound_port, make_app, serve
+from protocols.ggp.server import Runner, bound_port, make_app, serve
 
 LOOPBACK = "127.0.0.1"
 
@@ -42,7 +41,7 @@ class LocalPlayers:
     """Players served on loopback; ``async with`` stops them all."""
 
     def __init__(self) -> None:
-        self.runners: list[web.AppRunner] = []
+        self.runners: list[Runner] = []
         self.players: list[GgpPlayer] = []
 
     async def add(self, config: PlayerConfig) -> str:

@@ -44,6 +44,7 @@ from bots.spec import BotSpec
 from bots.thinker import Thinker, Thought
 from engine import games
 from engine.errors import InvalidArgumentError, MiaiError
+from engine.gdl.errors import GdlError
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.grounding_cache import GroundingCache, rules_key
@@ -175,8 +176,11 @@ class GgpPlayer:
         }
         if match is not None:
             thinker = match.thinker
+            game = match.game
             out["match"] = {
                 "id": match.match_id, "role": match.role_name, "reasoner": match.reasoner,
+                "prover_reason": game.fallback_reason if isinstance(game, ProverGame)
+                else None,
                 "grounding_cached": match.grounding_cached, "moves": dict(match.moves_by),
                 "iterations": thinker.iterations() if thinker is not None else 0,
                 "error": match.error}
@@ -238,7 +242,7 @@ class GgpPlayer:
     def _load(self, match: Match, grounding: Future) -> None:
         """Wait for the grounding and start thinking (worker thread)."""
         try:
-            game = grounding.result()
+            game = self._loaded(match, grounding)
             if match.role_name not in game.roles:
                 raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
             role = game.roles.index(match.role_name)
@@ -262,6 +266,21 @@ class GgpPlayer:
         except (MiaiError, ValueError) as exc:
             log.warning("match %s: cannot play the rules: %s", match.match_id, exc)
             match.error = str(exc)
+
+    def _loaded(self, match: Match, grounding: Future) -> AnyGame:
+        """The grounding's game; the reference prover when the grounding failed in a
+        way load_for_play did not catch (e.g. a loader's own error): any rules the
+        prover reads are played.  Rules that break GDL (GdlError) raise."""
+        try:
+            return grounding.result()
+        except GdlError:
+            raise
+        except Exception as exc:  # a failure of grounding: the prover plays
+            reason = f"loading the rules failed ({type(exc).__name__}: {exc})"
+            log.exception("match %s: %s", match.match_id, reason)
+        game = ProverGame(match.rules, f"ggp-{match.match_id}")
+        game.fallback_reason = reason
+        return game
 
     def _thinker(self, game: AnyGame, state: AnyState, role: int) -> Thinker:
         """The match's bot (``make_bot``) thinking about ``state`` for ``role`` on its

@@ -58,8 +58,12 @@ def _random_net(rng: random.Random) -> tuple[_Net, list[int]]:
         nodes.append(net.add(rng.choice((AND, OR)), rng.sample(nodes, rng.randint(2, 4))))
     atoms = []
     for _ in range(rng.randint(2, 5)):
-        rules = [net.add(AND, rng.sample(nodes, rng.randint(1, 4)))
+        # a rule whose body is all static literals is an AND of nothing (true); some
+        # atoms have only such rules (issue 25: _factor once failed on them)
+        only_static = rng.random() < 0.15
+        sizes = [0 if only_static or rng.random() < 0.1 else rng.randint(1, 4)
                  for _ in range(rng.randint(2, 8))]
+        rules = [net.add(AND, rng.sample(nodes, k)) for k in sizes]
         atoms.append(net.add(OR, rules))
     return net, atoms
 

@@ -18,7 +18,7 @@ import pytest
 from engine import games
 from engine.errors import InvalidArgumentError, LimitError
 from engine.gdl.checks import load_program
-from engine.gdl.errors import GroundingLimitError
+from engine.gdl.errors import GdlError, GroundingLimitError
 from engine.gdl.game import GdlGame, compile_propnet, load, load_for_play
 from engine.gdl.ground import DEFAULT_BOUNDS, Bounds, ground
 from engine.gdl.parser import parse_term
@@ -238,6 +238,41 @@ def test_sheets_over_the_bound_fall_back_to_the_prover(caplog: pytest.LogCapture
     assert "falling back" in caplog.text
     assert len(game.initial_state().legal_moves()) == 7
     assert isinstance(load_for_play(text), GdlGame)
+
+
+# One atom of a dynamic relation (legal r m) with two ground rules whose bodies are all
+# static ((a 1), (a 2)): _factor once failed on it with max() of an empty sequence
+# (issue 25).
+STATIC_BODIES = """(role r)(init (step 1))(a 1)(a 2)(<= (legal r m) (a ?x))
+(<= (legal r n) (true (step 1)))(<= (next (step 2)) (true (step 1)))
+(<= terminal (true (step 2)))(<= (goal r 100) (true (step 2)))(<= (goal r 0) (true (step 1)))"""
+
+
+def test_an_atom_whose_rules_have_only_static_bodies_grounds_and_agrees() -> None:
+    game = load(STATIC_BODIES, "static-bodies")
+    oracle = ProverGame(STATIC_BODIES)
+    s = game.initial_state()
+    assert sorted(game.moves[0][m] for m in game.rule_moves(s, 0)) == ["m", "n"]
+    for seed in range(4):  # both moves played: every state and goal compared
+        compare_random_game(game, oracle, random.Random(seed), 5)
+    assert isinstance(load_for_play(STATIC_BODIES), GdlGame)
+
+
+@pytest.mark.parametrize("stage", ["ground", "build", "compile_propnet"])
+def test_any_failure_of_grounding_or_building_falls_back_to_the_prover(
+        stage: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("planted bug")
+
+    monkeypatch.setattr(f"engine.gdl.game.{stage}", broken)
+    text = (OWN / "tictactoe.kif").read_text()
+    game = load_for_play(text, "ttt")
+    assert isinstance(game, ProverGame)
+    assert game.fallback_reason == "building the propnet failed (RuntimeError: planted bug)"
+    assert "planted bug" in caplog.text and "falling back" in caplog.text
+    assert len(game.initial_state().legal_moves()) == 9
+    with pytest.raises(GdlError):  # rules that break GDL still raise, on either reasoner
+        load_for_play("(role r)(<= (legal r m) (true ?x) (not (true ?y)))")
 
 
 def _cell_of(text: str) -> int:

@@ -17,18 +17,52 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_gdl)
 
 
+def read_sheet(path: str) -> str:
+    """The text of a rulesheet file; a one-line MiaiError naming the file (and the
+    line and column of a byte that is not UTF-8) when it cannot be read as one."""
+    from engine.errors import InvalidArgumentError, LimitError, ParseError
+    from engine.gdl.parser import MAX_TEXT
+
+    most = 4 * MAX_TEXT  # bytes: past this the text is over MAX_TEXT characters
+    try:
+        if Path(path).is_dir():
+            raise InvalidArgumentError(f"{path}: is a directory, not a rulesheet")
+        with open(path, "rb") as f:
+            data = f.read(most + 1)
+    except FileNotFoundError:
+        raise InvalidArgumentError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InvalidArgumentError(f"{path}: cannot read it ({exc.strerror})") from None
+    if len(data) > most:
+        raise LimitError(f"{path}: over {most} bytes; GDL text is at most {MAX_TEXT} "
+                         "characters")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line = data.count(b"\n", 0, bad) + 1
+        line_start = data.rfind(b"\n", 0, bad) + 1
+        column = len(data[line_start:bad].decode("utf-8", "replace")) + 1
+        raise ParseError(f"{path}: line {line}, column {column}: not UTF-8 "
+                         f"(byte 0x{data[bad]:02x})") from None
+
+
 def run_gdl(args: argparse.Namespace) -> int:
     from engine.gdl.checks import load_program
+    from engine.gdl.errors import GdlError
     from engine.gdl.game import GdlGame, load_for_play
     from engine.gdl.ground import Bounds
     from engine.playouts import playout_run
 
-    text = Path(args.file).read_text()
-    program = load_program(text)
-    print(f"{args.file}: {len(program.rules)} rules, roles "
-          f"{' '.join(str(r) for r in program.roles)}: checks passed")
-    game = load_for_play(text, Path(args.file).stem[:24],
-                         bounds=Bounds(time_limit=args.ground_seconds))
+    text = read_sheet(args.file)
+    try:
+        program = load_program(text)
+        print(f"{args.file}: {len(program.rules)} rules, roles "
+              f"{' '.join(str(r) for r in program.roles)}: checks passed")
+        game = load_for_play(text, Path(args.file).stem[:24],
+                             bounds=Bounds(time_limit=args.ground_seconds))
+    except GdlError as exc:  # the file's name before the line and column
+        raise type(exc)(f"{args.file}: {exc}") from None
     if not isinstance(game, GdlGame):
         print(f"not grounded ({game.fallback_reason}): the reference prover plays it")
         return 0

@@ -17,7 +17,6 @@ from engine.gdl.prover_game import ProverGame, ProverState
 from protocols.ggp import kif
 from protocols.ggp.gamemaster import LATE_WAIT, MatchRecord
 from protocols.ggp.local import run_series
-from protocols.ggp.server import bound_port, serve
 from tests.helpers.ggp import rules
 
 PLAY_CLOCK, GRACE = 1, 0.2
@@ -63,9 +62,12 @@ class StubPlayer:
 async def stub_served(stub: StubPlayer) -> AsyncIterator[str]:
     app = web.Application()
     app.router.add_post("/", stub.handle)
-    runner = await serve(app, "127.0.0.1", 0)
+    runner = web.AppRunner(app, access_log=None)  # aiohttp's server: another peer
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
     try:
-        yield f"http://127.0.0.1:{bound_port(runner)}/"
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/"
     finally:
         await runner.cleanup()
 

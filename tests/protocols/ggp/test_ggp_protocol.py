@@ -125,6 +125,48 @@ def test_rules_the_player_cannot_use_still_get_an_answer() -> None:
     run(main())
 
 
+def _planted(*_args: object, **_kwargs: object) -> None:
+    raise RuntimeError("planted bug")
+
+
+@pytest.mark.parametrize("where", ["grounder", "loader"])
+def test_a_grounding_that_raises_is_played_on_the_prover(
+        where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected exception while grounding (in the grounder, caught by
+    load_for_play; or in the player's loader itself): the match is played on the
+    prover, every move legal, never nil (issue 25)."""
+    text = rules("tictactoe")
+    oracle = ProverGame(text)
+    kwargs: dict[str, object] = {}
+    if where == "grounder":
+        monkeypatch.setattr("engine.gdl.game.ground", _planted)
+        reason = "building the propnet failed (RuntimeError: planted bug)"
+    else:
+        kwargs["loader"] = _planted
+        reason = "loading the rules failed (RuntimeError: planted bug)"
+    config = PlayerConfig(bot="uct", max_think=0.1, margin=0.3, prover_iterations=20)
+
+    async def main() -> None:
+        async with served(config, **kwargs) as (url, player), aiohttp.ClientSession() as s:
+            assert (await post(s, url, kif.start_text("b", "xplayer", text, 20, 2)))[1] \
+                == "ready"
+            match = player.match
+            assert match is not None and match.reasoner == "prover"
+            assert player.status()["match"]["prover_reason"] == reason
+            state = oracle.initial_state()
+            last = "nil"
+            while not state.is_terminal():
+                reply = (await post(s, url, f"(play b {last})"))[1]
+                move = kif.parse_move_reply(reply)
+                assert move in state.rule_moves(0), reply
+                joint = [move, sorted(state.rule_moves(1))[0]]
+                state.play_joint(joint)
+                last = "(" + " ".join(joint) + ")"
+            assert "nil" not in match.moves_by
+            assert (await post(s, url, f"(stop b {last})"))[1] == "done"
+    run(main())
+
+
 def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
     """Grounding held back past the start clock and the first play clocks: those
     replies come from the reference prover; once grounding ends, from the search."""
