@@ -1,0 +1,44 @@
+"""What GTP users hit in the field (issue 28's small items), held against GNU Go 3.8
+where it applies and against GoGui's own response parsing: the response framing, the
+analyze boards, quarter-point komi, SGF's PL, passes kept in the record,
+final_status_list one string per line, cputime."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots.gtp_bot import resolve_command
+from tests.helpers.gtp_pipe import RawGtp, gogui_result
+
+ROOT = Path(__file__).resolve().parents[3]
+GNUGO = resolve_command("gnugo")[0]
+needs_gnugo = pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go not installed")
+
+
+def miai(*args: str) -> RawGtp:
+    return RawGtp([sys.executable, "-m", "protocols.cli", "gtp", *args], cwd=ROOT)
+
+
+@pytest.fixture
+def engines():
+    pair = (miai("--bot", "random:seed=3", "--no-gfx"),
+            RawGtp([GNUGO, "--mode", "gtp", "--chinese-rules", "--level", "1"]))
+    yield pair
+    for engine in pair:
+        engine.close()
+
+
+@needs_gnugo
+def test_answers_start_with_a_space_as_gnu_gos_do(engines) -> None:
+    ours, gnugo = engines
+    for command in ["boardsize 9", "7 komi 6.5", "play b C3", "showboard", "12 showboard",
+                    "clear_board", "13 play w pass"]:
+        a, b = ours.raw(command), gnugo.raw(command)
+        assert a.split("\n")[0] == b.split("\n")[0], command  # "= ", "=12 ": same framing
+        assert a.endswith("\n\n") and "\n\n" not in a[:-2], command
+    board = ours.raw("showboard")
+    assert gogui_result(board).startswith("\n")  # GoGui keeps the whole board
