@@ -150,9 +150,7 @@ class GtpEngine:
 
     def cmd_komi(self, args: Sequence[str]) -> str:
         _arity(args, 1)
-        komi = _float(args[0])
-        if abs(komi) > 150 or (komi * 2) != int(komi * 2):
-            raise GtpError("syntax error")  # komi must be a whole or half number
+        komi = _float(args[0])  # GTP: any float (GNU Go takes 6.25 too)
         self.session.set_komi(komi)
         self._invalidate_bot()
         return ""
@@ -420,7 +418,8 @@ def _float(text: str) -> float:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+    """A score as written by GTP engines: ``7``, ``0.5``, ``18.75`` (no float noise)."""
+    return f"{x:.6f}".rstrip("0").rstrip(".")
 
 
 def _version() -> str:

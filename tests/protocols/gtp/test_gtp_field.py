@@ -42,3 +42,25 @@ def test_answers_start_with_a_space_as_gnu_gos_do(engines) -> None:
         assert a.endswith("\n\n") and "\n\n" not in a[:-2], command
     board = ours.raw("showboard")
     assert gogui_result(board).startswith("\n")  # GoGui keeps the whole board
+
+
+@needs_gnugo
+@pytest.mark.parametrize("komi", ["6.25", "-3.75", "0.1"])
+def test_any_komi_scores_as_gnu_go_scores(komi: str) -> None:
+    ours, gnugo = miai("--bot", "random", "--no-gfx"), RawGtp([GNUGO, "--mode", "gtp",
+                                                               "--chinese-rules"])
+    try:
+        scores = []
+        for engine in (ours, gnugo):
+            for command in ["boardsize 5", f"komi {komi}", "play b C3"]:
+                engine.ok(command)
+            scores.append(engine.ok("final_score"))
+    finally:
+        ours.close()
+        gnugo.close()
+
+    def margin(text: str) -> float:
+        return float(text[2:]) * (1 if text[0] == "B" else -1)
+
+    assert abs(margin(scores[0]) - margin(scores[1])) <= 0.05 + 1e-9  # GNU Go: 1 decimal
+    assert margin(scores[0]) == 25 - float(komi)  # exact in ours
