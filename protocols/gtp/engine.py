@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ log = logging.getLogger("miai.gtp")
 PROTOCOL_VERSION = "2"
 NO_ARGUMENTS = frozenset((
     "protocol_version", "name", "version", "list_commands", "quit", "clear_board", "undo",
-    "final_score", "showboard", "gogui-analyze_commands",
+    "final_score", "showboard", "gogui-analyze_commands", "cputime",
 ))
 PAUSE_SECONDS = 10.0  # a command waits this long for the search to pause, at most
 
@@ -96,6 +97,7 @@ class GtpEngine:
             "time_left": self.cmd_time_left,
             "showboard": self.cmd_showboard,
             "loadsgf": self.cmd_loadsgf,
+            "cputime": lambda a: f"{time.process_time():.3f}",
             "printsgf": self.cmd_printsgf,
         }
         gogui.register(self.commands, self)

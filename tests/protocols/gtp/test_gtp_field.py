@@ -64,3 +64,26 @@ def test_any_komi_scores_as_gnu_go_scores(komi: str) -> None:
 
     assert abs(margin(scores[0]) - margin(scores[1])) <= 0.05 + 1e-9  # GNU Go: 1 decimal
     assert margin(scores[0]) == 25 - float(komi)  # exact in ours
+
+
+def test_cputime_is_the_processes_cpu_time() -> None:
+    engine = miai("--bot", "uct:iterations=3000", "--no-gfx")
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def proc_cpu() -> float:  # utime + stime of the engine, from the kernel
+        fields = Path(f"/proc/{engine.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    try:
+        engine.ok("boardsize 9")
+        engine.ok("genmove b")
+        before = proc_cpu()
+        reported = float(engine.ok("cputime"))
+        after = proc_cpu()
+        # The kernel's tick accounting of /proc samples the same clock coarsely (and
+        # may lag the scheduler's): equal within a few ticks and a tenth.
+        slack = 5 / tick + 0.1 * after
+        assert before - slack <= reported <= after + slack
+        assert before > 0 and reported > 0
+    finally:
+        engine.close()
