@@ -279,8 +279,8 @@ class GtpEngine:
         status = args[0].lower()
         if status not in ("alive", "dead", "seki"):
             raise GtpError("syntax error")
-        points = scoring.status_list(self.session, status)
-        return " ".join(self.session.vertex(p) for p in sorted(points))
+        groups = scoring.status_groups(self.session, status)
+        return "\n".join(" ".join(self.session.vertex(p) for p in group) for group in groups)
 
     # -- time -----------------------------------------------------------------
     def cmd_time_settings(self, args: Sequence[str]) -> str:

@@ -66,6 +66,26 @@ def test_any_komi_scores_as_gnu_go_scores(komi: str) -> None:
     assert margin(scores[0]) == 25 - float(komi)  # exact in ours
 
 
+@needs_gnugo
+def test_final_status_list_answers_one_string_per_line_as_gnu_go_does(engines) -> None:
+    black = [f"D{row}" for row in range(1, 10)] + ["E5", "F5", "G5", "H5", "J5", "A6",
+                                                   "B6", "C6"]
+    white = ["B2", "B8", "C8", "G8", "F2", "G2"]
+    answers = []
+    for engine in engines:
+        engine.ok("boardsize 9")
+        engine.ok("komi 0")
+        for colour, stones in (("b", black), ("w", white)):
+            for vertex in stones:
+                engine.ok(f"play {colour} {vertex}")
+        answers.append([engine.ok(f"final_status_list {s}") for s in ("dead", "alive")])
+    ours, theirs = answers
+    for a, b in zip(ours, theirs, strict=True):
+        assert {frozenset(line.split()) for line in a.split("\n")} == \
+            {frozenset(line.split()) for line in b.split("\n")}
+    assert len(ours[0].split("\n")) == 4  # four dead white strings, one a line
+
+
 def test_cputime_is_the_processes_cpu_time() -> None:
     engine = miai("--bot", "uct:iterations=3000", "--no-gfx")
     tick = os.sysconf("SC_CLK_TCK")
