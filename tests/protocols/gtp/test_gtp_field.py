@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sgfmill import sgf
 
 from bots.gtp_bot import resolve_command
 from tests.helpers.gtp_pipe import RawGtp, gogui_result
@@ -64,6 +65,49 @@ def test_any_komi_scores_as_gnu_go_scores(komi: str) -> None:
 
     assert abs(margin(scores[0]) - margin(scores[1])) <= 0.05 + 1e-9  # GNU Go: 1 decimal
     assert margin(scores[0]) == 25 - float(komi)  # exact in ours
+
+
+@needs_gnugo
+@pytest.mark.parametrize("pl", ["PL[W]", "PL[B]", ""])
+def test_loadsgf_takes_the_player_to_move_as_gnu_go_does(pl: str, tmp_path: Path) -> None:
+    path = tmp_path / "setup.sgf"
+    path.write_text(f"(;GM[1]FF[4]SZ[9]KM[6.5]AB[cc][gg]AW[ee]{pl})")
+    ours, gnugo = miai("--bot", "random", "--no-gfx"), RawGtp([GNUGO, "--mode", "gtp"])
+    try:
+        colour = gnugo.ok(f"loadsgf {path}")  # GNU Go answers the colour to move
+        ours.ok(f"loadsgf {path}")
+        assert ours.ok("showboard").split("\n")[-1].startswith(f"{colour} ")
+        printed = tmp_path / "printed.sgf"
+        ours.ok(f"printsgf {printed}")
+        root = sgf.Sgf_game.from_bytes(printed.read_bytes()).get_root()
+        assert (root.get("PL") if root.has_property("PL") else "b") == colour[0]
+        ours.ok(f"loadsgf {printed}")  # and it round-trips
+        assert ours.ok("showboard").split("\n")[-1].startswith(f"{colour} ")
+    finally:
+        ours.close()
+        gnugo.close()
+
+
+def test_both_passes_stay_in_the_record_when_play_goes_on(tmp_path: Path) -> None:
+    engine = miai("--bot", "random", "--no-gfx")
+
+    def record() -> list[tuple[str, object]]:
+        path = tmp_path / "game.sgf"
+        engine.ok(f"printsgf {path}")
+        game = sgf.Sgf_game.from_bytes(path.read_bytes())
+        return [node.get_move() for node in game.get_main_sequence()[1:]]
+
+    try:
+        for command in ["boardsize 9", "play b pass", "play w pass", "play b C3"]:
+            engine.ok(command)
+        assert record() == [("b", None), ("w", None), ("b", (2, 2))]
+        engine.ok("play w D4")
+        assert record()[-1] == ("w", (3, 3))
+        engine.ok("undo")
+        engine.ok("undo")
+        assert record() == [("b", None), ("w", None)]
+    finally:
+        engine.close()
 
 
 @needs_gnugo
