@@ -71,6 +71,7 @@ class GtpEngine:
         self._stderr = stderr or (lambda text: None)
         self._thinker: Thinker | None = None
         self._bot_game: games.Game | None = None
+        self._last_search: gogui.LastSearch | None = None
         self.quit_requested = False
         self.commands: dict[str, Callable[[Sequence[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
@@ -253,14 +254,17 @@ class GtpEngine:
                                   cleanup=cleanup, progress=progress)
         if decision.fallback:
             self.abandon_bot()  # it may still be thinking: never reuse it
-        if decision.resign:
-            return "resign"
-        if commit:
+        played = commit and not decision.resign
+        if played:
             before = self.session.state.copy()
             self.session.play(role, decision.move)
             self._observe(before, decision.move, role)
-            if self.options.ponder and self._thinker is not None:
-                self._thinker.resume()  # the opponent's time: the search goes on
+        self._last_search = None if decision.report is None else gogui.LastSearch(
+            decision.report, decision.move if played else None, self.session.state.key)
+        if decision.resign:
+            return "resign"
+        if played and self.options.ponder and self._thinker is not None:
+            self._thinker.resume()  # the opponent's time: the search goes on
         return self.session.vertex(decision.move)
 
     # -- scoring --------------------------------------------------------------
@@ -346,9 +350,10 @@ class GtpEngine:
         """True while the bot's search runs on the opponent's time."""
         return self._thinker is not None and self._thinker.pondering
 
-    def last_report(self) -> Report | None:
-        """The report of the bot's last move (gogui's analyze commands)."""
-        return None if self._thinker is None else self._thinker.last_report
+    def last_search(self) -> gogui.LastSearch | None:
+        """The search of the last genmove, kept for GoGui's analyze commands while the
+        position is the one it left (see gogui.shown_search)."""
+        return self._last_search
 
     def abandon_bot(self) -> None:
         """Forget the bot without waiting for it (it missed its deadline): its worker
@@ -366,6 +371,7 @@ class GtpEngine:
 
     def _invalidate_bot(self) -> None:
         """Setup changed under the bot: it restarts from the current position."""
+        self._last_search = None
         if self._thinker is not None:
             self._thinker.reset(self.session.game)
 

@@ -13,7 +13,7 @@ import pytest
 from sgfmill import sgf
 
 from bots.gtp_bot import resolve_command
-from tests.helpers.gtp_pipe import RawGtp, gogui_result
+from tests.helpers.gtp_pipe import RawGtp, gogui_double_board, gogui_result
 
 ROOT = Path(__file__).resolve().parents[3]
 GNUGO = resolve_command("gnugo")[0]
@@ -43,6 +43,46 @@ def test_answers_start_with_a_space_as_gnu_gos_do(engines) -> None:
         assert a.endswith("\n\n") and "\n\n" not in a[:-2], command
     board = ours.raw("showboard")
     assert gogui_result(board).startswith("\n")  # GoGui keeps the whole board
+
+
+def test_analyze_answers_parse_as_gogui_parses_them() -> None:
+    # RAVE with priors leaves most root moves unvisited: their labels must not show.
+    engine = miai("--bot", "gobot:alg=rave,prior=20,knowledge=1,iterations=2000", "--no-gfx")
+    try:
+        engine.ok("boardsize 9")
+        analyze = [line.split("/", 2) for line in engine.ok("gogui-analyze_commands").split("\n")]
+        move = engine.ok("genmove b")
+        results = {cmd: gogui_result(engine.raw(cmd)) for kind, _, cmd in analyze
+                   if kind != "none"}
+        for kind, _, cmd in analyze:
+            if kind == "dboard":
+                rows = gogui_double_board(results[cmd], 9)
+                assert all(-1 <= v <= 1 for row in rows for v in row), cmd
+        visits = gogui_double_board(results["miai-visits"], 9)
+        assert max(max(row) for row in visits) == 1  # scaled by the most visited move
+        report = results["miai-report"]
+        assert report.startswith("iterations 2000")  # the last search, kept after genmove
+        # The PV after genmove is the line after our move, from White's turn.
+        full = report.split("\n")[-1].split()[1:]
+        assert full[0] == move
+        shown = results["miai-pv"].split()
+        assert shown[1::2] == [m.upper() for m in full[1:]]
+        assert shown[0::2] == ["w", "b"] * (len(shown) // 4) + ["w"] * (len(shown) // 2 % 2)
+        # Interval labels only on visited points, each once.
+        pairs = results["miai-intervals"].split()
+        labelled = pairs[0::2]
+        assert labelled and len(set(labelled)) == len(labelled)
+        for vertex in labelled:
+            col, row = "ABCDEFGHJ".index(vertex[0]), 9 - int(vertex[1:])
+            assert visits[row][col] > 0, vertex
+        # Once the position changes otherwise, the search is no longer shown.
+        engine.ok("play w A1" if move != "A1" else "play w J9")
+        assert engine.ok("miai-report") == "no search yet"
+        assert engine.ok("miai-pv") == ""
+        rows = gogui_double_board(gogui_result(engine.raw("miai-visits")), 9)
+        assert all(v == 0 for row in rows for v in row)
+    finally:
+        engine.close()
 
 
 @needs_gnugo
