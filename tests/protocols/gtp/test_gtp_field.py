@@ -191,3 +191,23 @@ def test_cputime_is_the_processes_cpu_time() -> None:
         assert before > 0 and reported > 0
     finally:
         engine.close()
+
+
+@needs_gnugo
+def test_out_of_turn_play_inserts_no_pass_and_undo_takes_back_one_move(engines) -> None:
+    """GNU Go's behaviour, which docs/gtp.md describes: ``play b`` twice is two black
+    stones, and one ``undo`` removes only the last of them."""
+    ours, gnugo = engines
+    script = ["boardsize 9", "play b C3", "play b D4", "play b E5", "undo", "play w pass",
+              "play b F6", "undo", "undo"]
+    for command in script:
+        ours.ok(command)
+        gnugo.ok(command)
+    theirs = set(gnugo.ok("list_stones black").split())
+    mine = set((ours.ok("final_status_list alive") + " "
+                + ours.ok("final_status_list dead")).split())
+    assert mine == theirs == {"C3", "D4"}
+    ours.ok("undo")
+    gnugo.ok("undo")
+    assert set(gnugo.ok("list_stones black").split()) == {"C3"}
+    assert set(ours.ok("final_status_list alive").split()) == {"C3"}
