@@ -1,7 +1,7 @@
 /* go.c -- the game of Go through the game interface (board code in go_board.c).
  *
- * Parameters: size (integer 5..19, default 9), komi (-150..150, default 7.5, whole
- * or half points only) and policy (integer 0..15, default 0: the playout policy's
+ * Parameters: size (integer 5..19, default 9), komi (any finite number, default 7.5:
+ * GTP's komi is any float) and policy (integer 0..15, default 0: the playout policy's
  * bits, go_policy.h; 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
  *
  * Rules: captures; suicide is illegal; positional superko (a stone may not recreate
@@ -231,7 +231,6 @@ static uint32_t go_align8(uint32_t x) { return (x + 7u) & ~7u; }
 
 static int go_create(const double *params, miai_game *g) {
     double komi = params[1];
-    if (komi * 2 != floor(komi * 2)) return MIAI_EINVAL;
     go_data *d = calloc(1, sizeof *d);
     if (!d) return MIAI_ENOMEM;
     uint32_t n = (uint32_t)params[0], w = n + 2;
@@ -307,8 +306,8 @@ const miai_game_entry miai_go_entry = {
              .n_params = 3,
              .param_name = {"size", "komi", "policy"},
              .param_default = {9, 7.5, 0},
-             .param_min = {GO_MIN_SIZE, -150, 0},
-             .param_max = {GO_MAX_SIZE, 150, GO_POLICY_MAX},
+             .param_min = {GO_MIN_SIZE, -INFINITY, 0},
+             .param_max = {GO_MAX_SIZE, INFINITY, GO_POLICY_MAX},
              .param_integer = {1, 0, 1}},
     .create = go_create,
 };

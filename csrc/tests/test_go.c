@@ -1,6 +1,7 @@
 /* test_go.c -- the Go game under the sanitizers: random games on every size class with
  * the debug check at every ply, playouts checked at their end, handicap and setup,
  * and every go_api.h entry fed bad arguments. */
+#include <math.h>
 #include <string.h>
 
 #include "../core/game.h"
@@ -133,9 +134,13 @@ static void handicap_and_setup(void) {
 static void bad_arguments_are_refused(void) {
     miai_game *g = make_go(9, 7.5), *ttt = NULL;
     CHECK(miai_game_create("tictactoe", NULL, 0, &ttt) == MIAI_OK);
-    double half[3] = {9, 7.25, 0}, big[3] = {21, 7.5, 0}, pol[3] = {9, 7.5, 16};
-    miai_game *bad = NULL;
-    CHECK(miai_game_create("go", half, 3, &bad) == MIAI_EINVAL && bad == NULL);
+    double endless[3] = {9, INFINITY, 0}, none[3] = {9, NAN, 0}, big[3] = {21, 7.5, 0},
+           pol[3] = {9, 7.5, 16}, quarter[3] = {9, 6.25, 0};
+    miai_game *bad = NULL, *any_komi = NULL;
+    CHECK(miai_game_create("go", endless, 3, &bad) == MIAI_EINVAL && bad == NULL);
+    CHECK(miai_game_create("go", none, 3, &bad) == MIAI_EINVAL && bad == NULL);
+    CHECK(miai_game_create("go", quarter, 3, &any_komi) == MIAI_OK); /* GTP: any komi */
+    miai_game_free(any_komi);
     CHECK(miai_game_create("go", big, 3, &bad) == MIAI_EINVAL);
     CHECK(miai_game_create("go", pol, 3, &bad) == MIAI_EINVAL);
     if (!g || !ttt) {

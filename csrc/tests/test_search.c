@@ -482,7 +482,8 @@ static void every_game_search_and_advance(void) {
         miai_game_info info;
         miai_game_describe(gi, &info);
         double params[MIAI_MAX_PARAMS];
-        for (uint32_t k = 0; k < info.n_params; k++) params[k] = info.param_min[k];
+        for (uint32_t k = 0; k < info.n_params; k++)  /* the least value, if there is one */
+            params[k] = isfinite(info.param_min[k]) ? info.param_min[k] : info.param_default[k];
         if (strcmp(info.name, "leftright") == 0) params[0] = 30;
         miai_game *g = NULL;
         CHECK(miai_game_create(info.name, params, info.n_params, &g) == MIAI_OK);

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ log = logging.getLogger("miai.gtp")
 PROTOCOL_VERSION = "2"
 NO_ARGUMENTS = frozenset((
     "protocol_version", "name", "version", "list_commands", "quit", "clear_board", "undo",
-    "final_score", "showboard", "gogui-analyze_commands",
+    "final_score", "showboard", "gogui-analyze_commands", "cputime",
 ))
 PAUSE_SECONDS = 10.0  # a command waits this long for the search to pause, at most
 
@@ -70,6 +71,7 @@ class GtpEngine:
         self._stderr = stderr or (lambda text: None)
         self._thinker: Thinker | None = None
         self._bot_game: games.Game | None = None
+        self._last_search: gogui.LastSearch | None = None
         self.quit_requested = False
         self.commands: dict[str, Callable[[Sequence[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
@@ -96,6 +98,7 @@ class GtpEngine:
             "time_left": self.cmd_time_left,
             "showboard": self.cmd_showboard,
             "loadsgf": self.cmd_loadsgf,
+            "cputime": lambda a: f"{time.process_time():.3f}",
             "printsgf": self.cmd_printsgf,
         }
         gogui.register(self.commands, self)
@@ -150,9 +153,7 @@ class GtpEngine:
 
     def cmd_komi(self, args: Sequence[str]) -> str:
         _arity(args, 1)
-        komi = _float(args[0])
-        if abs(komi) > 150 or (komi * 2) != int(komi * 2):
-            raise GtpError("syntax error")  # komi must be a whole or half number
+        komi = _float(args[0])  # GTP: any float (GNU Go takes 6.25 too)
         self.session.set_komi(komi)
         self._invalidate_bot()
         return ""
@@ -253,14 +254,17 @@ class GtpEngine:
                                   cleanup=cleanup, progress=progress)
         if decision.fallback:
             self.abandon_bot()  # it may still be thinking: never reuse it
-        if decision.resign:
-            return "resign"
-        if commit:
+        played = commit and not decision.resign
+        if played:
             before = self.session.state.copy()
             self.session.play(role, decision.move)
             self._observe(before, decision.move, role)
-            if self.options.ponder and self._thinker is not None:
-                self._thinker.resume()  # the opponent's time: the search goes on
+        self._last_search = None if decision.report is None else gogui.LastSearch(
+            decision.report, decision.move if played else None, self.session.state.key)
+        if decision.resign:
+            return "resign"
+        if played and self.options.ponder and self._thinker is not None:
+            self._thinker.resume()  # the opponent's time: the search goes on
         return self.session.vertex(decision.move)
 
     # -- scoring --------------------------------------------------------------
@@ -279,8 +283,8 @@ class GtpEngine:
         status = args[0].lower()
         if status not in ("alive", "dead", "seki"):
             raise GtpError("syntax error")
-        points = scoring.status_list(self.session, status)
-        return " ".join(self.session.vertex(p) for p in sorted(points))
+        groups = scoring.status_groups(self.session, status)
+        return "\n".join(" ".join(self.session.vertex(p) for p in group) for group in groups)
 
     # -- time -----------------------------------------------------------------
     def cmd_time_settings(self, args: Sequence[str]) -> str:
@@ -346,9 +350,10 @@ class GtpEngine:
         """True while the bot's search runs on the opponent's time."""
         return self._thinker is not None and self._thinker.pondering
 
-    def last_report(self) -> Report | None:
-        """The report of the bot's last move (gogui's analyze commands)."""
-        return None if self._thinker is None else self._thinker.last_report
+    def last_search(self) -> gogui.LastSearch | None:
+        """The search of the last genmove, kept for GoGui's analyze commands while the
+        position is the one it left (see gogui.shown_search)."""
+        return self._last_search
 
     def abandon_bot(self) -> None:
         """Forget the bot without waiting for it (it missed its deadline): its worker
@@ -366,6 +371,7 @@ class GtpEngine:
 
     def _invalidate_bot(self) -> None:
         """Setup changed under the bot: it restarts from the current position."""
+        self._last_search = None
         if self._thinker is not None:
             self._thinker.reset(self.session.game)
 
@@ -420,7 +426,8 @@ def _float(text: str) -> float:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+    """A score as written by GTP engines: ``7``, ``0.5``, ``18.75`` (no float noise)."""
+    return f"{x:.6f}".rstrip("0").rstrip(".")
 
 
 def _version() -> str:

@@ -3,7 +3,10 @@
 From the GTP 2 draft (section 3): control characters other than HT and LF are removed,
 HT becomes a space, everything after ``#`` is a comment, empty lines are ignored.  A
 command is ``[id] command_name [arguments]`` with a numeric id echoed in the response:
-``=id result\\n\\n`` on success, ``?id message\\n\\n`` on failure.
+``=id result\\n\\n`` on success, ``?id message\\n\\n`` on failure.  Every response
+starts ``=id `` or ``?id `` with a space, even when the result is empty or begins with a
+newline (a board): GoGui and other clients take the result from the first space, as
+GNU Go writes it.
 """
 
 from __future__ import annotations
@@ -42,10 +45,7 @@ def parse(line: str) -> Command | None:
 
 
 def success(cid: str, result: str = "") -> str:
-    body = f" {result}" if result else ""
-    if "\n" in result:
-        body = f" {result.rstrip(chr(10))}" if not result.startswith("\n") else result.rstrip("\n")
-    return f"={cid}{body}\n\n"
+    return f"={cid} {result.rstrip(chr(10))}\n\n"
 
 
 def failure(cid: str, message: str) -> str:

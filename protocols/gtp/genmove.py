@@ -41,6 +41,7 @@ class Decision:
     resign: bool = False
     seconds: float = 0.0
     fallback: bool = False
+    report: Report | None = None  # the search behind the move (GoGui's analyze commands)
 
 
 def position_for(session: GoSession, role: int) -> State:
@@ -71,12 +72,12 @@ def decide(session: GoSession, clock: TimeControl, options: Options, thinker: Th
     move, fallback = int(thought.move), thought.fallback
     report = thought.report
     if not fallback and _should_resign(options, report):
-        return Decision(move, resign=True, seconds=thought.seconds)
+        return Decision(move, resign=True, seconds=thought.seconds, report=report)
     if cleanup:
         move = scoring.cleanup_move(session, state, move, report)
     elif move != session.pass_move and scoring.passing_wins(session, state, role):
         move = session.pass_move
-    return Decision(move, seconds=thought.seconds, fallback=fallback)
+    return Decision(move, seconds=thought.seconds, fallback=fallback, report=report)
 
 
 def fallback_move(state: State, role: int = 0, legal: Sequence[Any] = ()) -> int:

@@ -47,6 +47,35 @@ def status_list(session: GoSession, status: str) -> set[int]:
     return set()  # seki is not told apart: such stones are listed as alive
 
 
+def status_groups(session: GoSession, status: str) -> list[list[int]]:
+    """The stones of ``status`` as strings (connected stones of one colour), each
+    sorted, the strings in board order: ``final_status_list`` answers one string per
+    line (GTP 2, as GNU Go does)."""
+    from engine import go
+
+    points = status_list(session, status)
+    board = go.colors(session.state)
+    size = session.size
+    seen: set[int] = set()
+    groups = []
+    for p in sorted(points):
+        if p in seen:
+            continue
+        group, todo = [], [p]
+        seen.add(p)
+        while todo:
+            q = todo.pop()
+            group.append(q)
+            r, c = divmod(q, size)
+            for n, ok in ((q - size, r > 0), (q + size, r < size - 1),
+                          (q - 1, c > 0), (q + 1, c < size - 1)):
+                if ok and n in points and n not in seen and board[n] == board[p]:
+                    seen.add(n)
+                    todo.append(n)
+        groups.append(sorted(group))
+    return groups
+
+
 def passing_wins(session: GoSession, state: State, role: int) -> bool:
     """The opponent just passed and the game, scored now, is won by ``role``."""
     if not session.moves or session.moves[-1][1] != session.pass_move:

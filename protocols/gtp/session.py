@@ -5,8 +5,12 @@ leaves the session exactly as it was (GTP: ``? message`` with the state unchange
 
 Out-of-turn moves (``play b ...`` twice in a row, as GTP controllers send for setups)
 are played with ``go.play_as``: full rules, and the other side moves next; no pass is
-invented.  A game that ended with two passes accepts further moves (as in KGS's clean-up
-phase): the position is rebuilt without the final pass.
+invented (GNU Go's behaviour), so ``undo`` takes back just that move.  A game that ended
+with two passes accepts further moves (as in KGS's clean-up phase): the record keeps
+both passes, and the position goes on from the one before the final pass.
+
+The side to move at the start is Black, White after handicap stones, or what an SGF
+file's ``PL`` says (``first``).
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ class GoSession:
     komi: float = 7.5
     setup: list[tuple[int, int]] = field(default_factory=list)  # (role, point) stones
     moves: list[tuple[int, int]] = field(default_factory=list)  # (role, move id)
+    first: int | None = None  # the side to move at the start when set (SGF PL)
 
     def __post_init__(self) -> None:
         self.game = self._make_game(self.size, self.komi)
-        self.state = self._replay(self.game, self.setup, self.moves)
+        self.state = self._replay(self.game, self.setup, self.moves, self.first)
 
     # -- construction ---------------------------------------------------------
     @staticmethod
@@ -46,28 +51,38 @@ class GoSession:
         return games.create("go", size=size, komi=komi)
 
     @staticmethod
-    def _replay(game: Game, setup: list[tuple[int, int]], moves: list[tuple[int, int]]) -> State:
+    def _replay(game: Game, setup: list[tuple[int, int]], moves: list[tuple[int, int]],
+                first: int | None = None) -> State:
         from engine import go
 
         state = game.initial_state()
         black = [p for r, p in setup if r == 0]
         white = [p for r, p in setup if r == 1]
-        if black and not white and len(black) >= 2:
+        if first is not None:
+            go.setup(state, black=black, white=white, to_move=first)
+        elif black and not white and len(black) >= 2:
             go.place_handicap(state, black)  # white moves next
         elif setup:
             go.setup(state, black=black, white=white, to_move=0)
+        pass_move = game.num_moves - 1
+        before_pass: State | None = None  # the position before the last move, a pass
         for role, move in moves:
             if state.is_terminal():
-                raise IllegalMoveError("the game is over")
+                if before_pass is None:
+                    raise IllegalMoveError("the game is over")
+                # Both passed and play goes on (clean-up): from before the final pass.
+                state = before_pass
+            before_pass = state.copy() if move == pass_move else None
             if state.to_move == role:
                 state.play(move)
             else:
                 go.play_as(state, role, move)
         return state
 
-    def _commit(self, setup: list[tuple[int, int]], moves: list[tuple[int, int]]) -> None:
-        state = self._replay(self.game, setup, moves)  # raises before anything changes
-        self.setup, self.moves, self.state = setup, moves, state
+    def _commit(self, setup: list[tuple[int, int]], moves: list[tuple[int, int]],
+                first: int | None = None) -> None:
+        state = self._replay(self.game, setup, moves, first)  # raises before any change
+        self.setup, self.moves, self.first, self.state = setup, moves, first, state
 
     # -- GTP operations --------------------------------------------------------
     def set_size(self, size: int) -> None:
@@ -75,16 +90,16 @@ class GoSession:
             raise InvalidArgumentError("unacceptable size")
         game = self._make_game(size, self.komi)
         self.size, self.game = size, game
-        self.setup, self.moves = [], []
+        self.setup, self.moves, self.first = [], [], None
         self.state = game.initial_state()
 
     def set_komi(self, komi: float) -> None:
         game = self._make_game(self.size, komi)
-        state = self._replay(game, self.setup, self.moves)
+        state = self._replay(game, self.setup, self.moves, self.first)
         self.komi, self.game, self.state = komi, game, state
 
     def clear(self) -> None:
-        self.setup, self.moves = [], []
+        self.setup, self.moves, self.first = [], [], None
         self.state = self.game.initial_state()
 
     @property
@@ -99,26 +114,21 @@ class GoSession:
 
     def play(self, role: int, move: int) -> None:
         """Play ``move`` (id) for ``role``, in turn or not."""
-        moves = list(self.moves)
-        if self.state.is_terminal():
-            if not moves or moves[-1][1] != self.pass_move:
-                raise IllegalMoveError("the game is over")
-            # A game ended by two passes goes on (clean-up): drop the final pass.
-            moves = moves[:-1]
-        moves.append((role, move))
-        self._commit(list(self.setup), moves)
+        self._commit(list(self.setup), [*self.moves, (role, move)], self.first)
 
     def undo(self) -> None:
         if not self.moves:
             raise InvalidArgumentError("cannot undo")
-        self._commit(list(self.setup), self.moves[:-1])
+        self._commit(list(self.setup), self.moves[:-1], self.first)
 
     def place_setup(self, role: int, points: list[int]) -> None:
         """Handicap stones of one colour; only on an empty board with no moves."""
         self.place_setup_stones([(role, p) for p in points])
 
-    def place_setup_stones(self, stones: list[tuple[int, int]]) -> None:
-        """Setup stones (role, point); only on an empty board with no moves."""
+    def place_setup_stones(self, stones: list[tuple[int, int]],
+                           first: int | None = None) -> None:
+        """Setup stones (role, point) and the side to move first (None: the default);
+        only on an empty board with no moves."""
         if self.moves or self.setup:
             raise InvalidArgumentError("board not empty")
         points = [p for _, p in stones]
@@ -126,12 +136,20 @@ class GoSession:
             raise InvalidArgumentError("repeated vertex")
         if any(p == self.pass_move for p in points):
             raise InvalidArgumentError("cannot place a pass")
-        self._commit(list(stones), [])
+        self._commit(list(stones), [], first)
 
     def adopt(self, other: GoSession) -> None:
         """Take over another session's game (after it was built successfully)."""
         self.size, self.komi, self.game = other.size, other.komi, other.game
         self.setup, self.moves, self.state = other.setup, other.moves, other.state
+        self.first = other.first
+
+    def start_player(self) -> int:
+        """The side to move before the first move (0 black, 1 white)."""
+        if self.first is not None:
+            return self.first
+        black = [p for r, p in self.setup if r == 0]
+        return 1 if len(black) >= 2 and len(black) == len(self.setup) else 0
 
     def to_move(self) -> int:
         tm = self.state.to_move

@@ -1,4 +1,7 @@
-"""loadsgf / printsgf through sgfmill (SGF FF[4], game GM[1])."""
+"""loadsgf / printsgf through sgfmill (SGF FF[4], game GM[1]).
+
+The root's ``PL`` (the player to move at the start) is read and, when White is to
+move at the start (a handicap, or a PL[W] read), written."""
 
 from __future__ import annotations
 
@@ -43,13 +46,17 @@ def load(session: GoSession, path: str, move_number: int | None = None) -> None:
         raise SgfError("invalid move number")
     from protocols.gtp.session import GoSession
 
+    root = game.get_root()
+    first = None
+    if root.has_property("PL"):
+        first = 0 if root.get("PL") == "b" else 1  # the player to move at the start
     trial = GoSession(size=size, komi=float(komi))
     setup = [
         (0 if colour == "b" else 1, _point(trial, (row, col)))
         for colour, (row, col) in ((c, rc) for c, rc in board.list_occupied_points())
     ]
-    if setup:
-        trial.place_setup_stones(setup)
+    if setup or first is not None:
+        trial.place_setup_stones(setup, first)
     limit = len(plays) if move_number is None else min(len(plays), move_number - 1)
     for colour, move in plays[:limit]:
         role = 0 if colour == "b" else 1
@@ -70,6 +77,8 @@ def dump(session: GoSession) -> str:
         root.set_setup_stones(black, white)
     if black and not white:
         root.set("HA", len(black))
+    if session.start_player() == 1:
+        root.set("PL", "w")  # White to move at the start
     for role, move in session.moves:
         node = game.extend_main_sequence()
         node.set_move("bw"[role], None if move == session.pass_move else _rc(session, move))

@@ -11,6 +11,7 @@ CI runs a few games per size; ``MIAI_FULL=1`` runs the full oracle (hundreds).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import shutil
@@ -472,10 +473,15 @@ def test_move_text_is_gtp_vertex() -> None:
         games.create("go", size=9).move_from_text("K1")
 
 
-def test_komi_takes_half_points_only() -> None:
-    for k in (7.5, 0, -3.5, 150):
-        assert go.komi(games.create("go", komi=k)) == k
-    for k in (7.25, 0.1, 6.75):
+def test_komi_takes_any_finite_number() -> None:
+    """GTP's komi is any float (GNU Go takes 6.25): the margin is exact."""
+    for k in (7.5, 0, -3.5, 150, 7.25, 0.1, -6.75, 1000):
+        game = games.create("go", size=5, komi=k)
+        assert go.komi(game) == k
+        state = game.initial_state()
+        state.play("C3")
+        assert go.score(state).margin == 25 - k
+    for k in (math.inf, -math.inf, math.nan):
         with pytest.raises(InvalidArgumentError):
             games.create("go", komi=k)
 

@@ -21,13 +21,13 @@ def test_ids_are_parsed_and_echoed() -> None:
     assert cmd == framing.Command("42", "genmove", ("w",))
     assert framing.success("42", "D4") == "=42 D4\n\n"
     assert framing.failure("42", "illegal move") == "?42 illegal move\n\n"
-    assert framing.success("", "") == "=\n\n"
+    assert framing.success("", "") == "= \n\n"
     assert framing.failure("", "") == "? failed\n\n"
 
 
 def test_multiline_responses_end_with_one_blank_line() -> None:
     text = framing.success("7", "\nrow 1\nrow 2\n")
-    assert text == "=7\nrow 1\nrow 2\n\n"
+    assert text == "=7 \nrow 1\nrow 2\n\n"
     assert framing.success("", "a\nb") == "= a\nb\n\n"
 
 

@@ -9,7 +9,7 @@ from protocols.gtp.engine import GtpEngine, GtpOptions
 
 def test_pondering_searches_between_commands_and_stops_for_the_next() -> None:
     engine = GtpEngine(GtpOptions(bot_spec="uct:iterations=300", ponder=True, gfx=False))
-    assert engine.handle("boardsize 9") == "=\n\n"
+    assert engine.handle("boardsize 9") == "= \n\n"
     assert engine.handle("genmove b").startswith("= ")
     assert engine.pondering
     thinker = engine.thinker()
@@ -19,7 +19,7 @@ def test_pondering_searches_between_commands_and_stops_for_the_next() -> None:
     while thinker.iterations_run() == 0 and time.monotonic() < end:
         time.sleep(0.05)
     assert thinker.iterations_run() > 0  # searched on White's time
-    assert engine.handle("play w E5") == "=\n\n"  # the command stops the search first
+    assert engine.handle("play w E5") == "= \n\n"  # the command stops the search first
     assert not engine.pondering
     assert engine.handle("genmove b").startswith("= ")
     engine.close()

@@ -64,7 +64,7 @@ class ReportingBot(HangingBot):
 def engine_with(factory, **options) -> GtpEngine:
     engine = GtpEngine(GtpOptions(bot_spec="fake", gfx=False, **options),
                        bot_factory=lambda spec, game: factory(game))
-    assert engine.handle("boardsize 9") == "=\n\n"
+    assert engine.handle("boardsize 9") == "= \n\n"
     return engine
 
 
@@ -111,11 +111,11 @@ def test_passes_when_passing_wins() -> None:
     engine = engine_with(lambda game: ReportingBot(game, 0.9))
     engine.handle("komi 0.5")
     for move in ["b C3", "w pass"]:
-        assert engine.handle(f"play {move}") == "=\n\n"
+        assert engine.handle(f"play {move}") == "= \n\n"
     # Black owns the whole board by area: passing now wins.
     assert engine.handle("genmove b") == "= pass\n\n"
     engine = engine_with(lambda game: ReportingBot(game, 0.9))
     engine.handle("komi 0.5")
-    assert engine.handle("play b pass") == "=\n\n"
+    assert engine.handle("play b pass") == "= \n\n"
     # Black passed on the empty board: scored now, komi makes White the winner.
     assert engine.handle("genmove w") == "= pass\n\n"
