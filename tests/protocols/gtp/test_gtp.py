@@ -7,64 +7,26 @@ and the state left unchanged by every failed command.
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.gtp_pipe import RawGtp
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
-class Pipe:
-    """A raw GTP conversation: send a line, read one complete response."""
+class Pipe(RawGtp):
+    """A raw GTP conversation with ``python3 -m protocols.cli gtp``."""
 
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "protocols.cli", "gtp", *args],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1,
-        )
-        self.stderr: list[str] = []
-        self._drainer = threading.Thread(target=self._drain, daemon=True)
-        self._drainer.start()
-
-    def _drain(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.stderr.append(line)
-
-    def raw(self, line: str) -> str:
-        """Send ``line``; return the response including its final blank line."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        out = []
-        while True:
-            got = self.proc.stdout.readline()
-            assert got, f"engine closed its output; stderr: {''.join(self.stderr)[-2000:]}"
-            out.append(got)
-            if got == "\n" and len(out) > 1:
-                return "".join(out)
-
-    def ok(self, command: str) -> str:
-        response = self.raw(command)
-        assert response.startswith("="), f"{command!r} -> {response!r}"
-        return response[1:].strip()
+        super().__init__([sys.executable, "-m", "protocols.cli", "gtp", *args], cwd=ROOT)
 
     def fails(self, command: str) -> str:
         response = self.raw(command)
         assert response.startswith("?"), f"{command!r} -> {response!r}"
         return response[1:].strip()
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(timeout=20)
-        self._drainer.join(timeout=20)  # stderr read to its end
 
 
 @pytest.fixture
