@@ -1,5 +1,6 @@
 #!/bin/sh
-# Issue #30: the papers' experiments one after another, each at its file's default
+# Issue #30: the papers' experiments one after another (or those named in
+# EXPERIMENTS, e.g. EXPERIMENTS="ucd_hex auct_othello"), each at its file's default
 # size, into docs/data/papers/FILE.db, at the lowest priority and one process at a
 # time (the machine is shared).  Resumable: run it again and each experiment plays
 # only its missing games; a missing FILE.db is first restored from its committed
@@ -8,7 +9,10 @@
 set -eu
 cd "$(dirname "$0")/../.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-for name in ${EXPERIMENTS:-ucd_hex uctstar_connect4 ucd_leftright auct_othello}; do
+# Cheapest and most decisive first; a complete run is only checked, not played again.
+DEFAULT="ucd_hex uctstar_connect4 ucd_leftright auct_othello uctstar_breakthrough
+    uctstar_othello pruning_connect4 auct_havannah auct_rave_go9 ucd_go6 auct_go9"
+for name in ${EXPERIMENTS:-$DEFAULT}; do
     db="docs/data/papers/$name.db"
     if [ ! -e "$db" ] && [ -e "$db.xz" ]; then
         xz -dk "$db.xz"
