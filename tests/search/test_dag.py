@@ -23,6 +23,15 @@ from engine.search import UCT, Search
 FULL = os.environ.get("MIAI_FULL") == "1"
 
 
+
+def assert_visits_flow(search: Search) -> None:
+    """In a tree each edge's visits are its own first visits plus its child's edges'."""
+    _, edges = graph(search)
+    for out in edges.values():
+        for e in out:
+            if e.child is not None:
+                assert e.visits == e.visits_prime + sum(f.visits for f in edges[e.child])
+
 def start(moves: str = "") -> games.State:
     state = games.create("tictactoe").initial_state()
     for m in moves.split():
@@ -173,11 +182,7 @@ def test_advance_keeps_the_subgraph_and_reclaims_the_rest(mode: str) -> None:
     # The kept graph still works: the identities hold after more iterations.
     search.run(iterations=3000)
     if mode == "tree":
-        nodes, edges = graph(search)
-        for out in edges.values():
-            for e in out:
-                if e.child is not None:
-                    assert e.visits == e.visits_prime + sum(f.visits for f in edges[e.child])
+        assert_visits_flow(search)
     # A move to a position the graph never reached starts a fresh graph.
     fresh = Search(start(), UCT(), seed=9, mode=mode)
     fresh.run(iterations=1)
@@ -283,11 +288,7 @@ def test_search_runs_on_every_registered_game(name: str, mode: str) -> None:
     root = search.info()["root"]
     assert search.node(root)["visits"] == 1500
     if mode == "tree":
-        nodes, edges = graph(search)
-        for out in edges.values():
-            for e in out:
-                if e.child is not None:
-                    assert e.visits == e.visits_prime + sum(f.visits for f in edges[e.child])
+        assert_visits_flow(search)
     search.advance(result.best_move)
     if not search.state.is_terminal():
         assert search.run(iterations=200).iterations == 200
