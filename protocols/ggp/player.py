@@ -182,6 +182,7 @@ class GgpPlayer:
                 "prover_reason": game.fallback_reason if isinstance(game, ProverGame)
                 else None,
                 "grounding_cached": match.grounding_cached, "moves": dict(match.moves_by),
+                "warnings": list(getattr(game, "warnings", [])),
                 "iterations": thinker.iterations() if thinker is not None else 0,
                 "error": match.error}
         return out
@@ -278,7 +279,7 @@ class GgpPlayer:
         except Exception as exc:  # a failure of grounding: the prover plays
             reason = f"loading the rules failed ({type(exc).__name__}: {exc})"
             log.exception("match %s: %s", match.match_id, reason)
-        game = ProverGame(match.rules, f"ggp-{match.match_id}")
+        game = ProverGame(match.rules, f"ggp-{match.match_id}", tolerant=True)
         game.fallback_reason = reason
         return game
 
@@ -479,7 +480,7 @@ class GgpPlayer:
             if match.error is not None:
                 return []
             if match.prover is None:
-                match.prover = ProverGame(match.rules, "fallback")
+                match.prover = ProverGame(match.rules, "fallback", tolerant=True)
             game = match.prover
             if match.role_name not in game.roles:
                 return []
