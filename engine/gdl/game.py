@@ -291,19 +291,22 @@ def _build(program: Program, name: str, bounds: Bounds, max_plies: int, start: f
 
 
 def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
-                  max_plies: int = DEFAULT_MAX_PLIES, *, tolerant: bool = False
-                  ) -> GdlGame | ProverGame:
+                  max_plies: int = DEFAULT_MAX_PLIES, *, tolerant: bool = False,
+                  program: Program | None = None) -> GdlGame | ProverGame:
     """The propnet game, or the reference prover when grounding is over its bound or
     grounding and building the net fail in any other way (a bug there must not cost a
     match the prover can play): logged as a warning, with the reason in the returned
     game's ``fallback_reason``.  Rules that do not parse or pass the checks raise
     GdlError, as the prover would not read them either; with ``tolerant``, rules the
     strict checks reject are read as engine.gdl.tolerant says (logged as a warning,
-    the notes in the game's ``warnings``) and raise only when even that reading fails."""
+    the notes in the game's ``warnings``) and raise only when even that reading fails.
+    ``program``: the rules already checked (the text is then not read again)."""
     _check_max_plies(max_plies)
     start, cpu_start = time.perf_counter(), time.process_time()
     warnings: list[str] = []
-    if tolerant:
+    if program is not None:
+        pass
+    elif tolerant:
         program, warnings = tolerant_program(text)
         if warnings:
             log.warning("GDL game %s: read tolerantly: %s", name, "; ".join(warnings))
