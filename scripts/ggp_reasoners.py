@@ -12,7 +12,9 @@ playouts from the initial state, plies per wall-clock second) and its choice.  A
 over the grounding bound gets the prover's rate alone, and the prover.
 
 Each sheet runs in a child process killed after ``--sheet-seconds`` (the prover can
-take minutes for one ply of the largest games), at nice 19.  Results are appended, one
+take minutes for one ply of the largest games), at nice 19, with its address space
+capped at ``--sheet-gb`` (grounding checkers grew past 4.6 GB; past the cap the
+grounding fails with MemoryError and, as in the player, the prover plays).  Results are appended, one
 JSON line per sheet, to ``--out`` as they come; a second run with the same ``--out``
 skips the sheets already there (resumable).  The table is printed in Markdown, or as
 JSON with ``--json``.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -78,9 +81,15 @@ def run_child(path: Path, args: argparse.Namespace) -> dict[str, object]:
     cmd = [sys.executable, __file__, "--child", str(path), "--ground-seconds",
            str(args.ground_seconds), "--seconds", str(args.seconds)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cap = int(args.sheet_gb * 2**30)
+
+    def limits() -> None:
+        os.nice(19)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                              timeout=args.sheet_seconds, preexec_fn=lambda: os.nice(19))
+                              timeout=args.sheet_seconds, preexec_fn=limits)
     except subprocess.TimeoutExpired:
         return {"sheet": path.name, "grounds": f"no answer within {args.sheet_seconds:g} s",
                 "choice": "prover", "why": "measurement timed out"}
@@ -120,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="measurement of both reasoners, wall-clock seconds (default 2)")
     p.add_argument("--sheet-seconds", type=float, default=180.0,
                    help="a sheet's child process is killed after this (default 180)")
+    p.add_argument("--sheet-gb", type=float, default=3.0,
+                   help="a sheet's child process address space cap, GB (default 3)")
     p.add_argument("--out", type=Path, help="JSON lines, appended; sheets there are skipped")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.add_argument("--child", type=Path, help=argparse.SUPPRESS)
