@@ -14,10 +14,10 @@ over the grounding bound gets the prover's rate alone, and the prover.
 Each sheet runs in a child process killed after ``--sheet-seconds`` (the prover can
 take minutes for one ply of the largest games), at nice 19, with its address space
 capped at ``--sheet-gb`` (grounding checkers grew past 4.6 GB; past the cap the
-grounding fails with MemoryError and, as in the player, the prover plays).  Results are appended, one
-JSON line per sheet, to ``--out`` as they come; a second run with the same ``--out``
-skips the sheets already there (resumable).  The table is printed in Markdown, or as
-JSON with ``--json``.
+grounding fails with MemoryError and, as in the player, the prover plays).
+Results are appended, one JSON line per sheet, to ``--out`` as they come; a second
+run with the same ``--out`` skips the sheets already there (resumable).  The table is
+printed in Markdown, or as JSON with ``--json``.
 """
 
 from __future__ import annotations
