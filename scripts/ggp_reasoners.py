@@ -96,6 +96,10 @@ def run_child(path: Path, args: argparse.Namespace) -> dict[str, object]:
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        if tail.startswith("MemoryError"):  # the cap, hit again while reporting it
+            return {"sheet": path.name, "choice": "prover",
+                    "grounds": f"no: over the {args.sheet_gb:g} GB address space cap",
+                    "why": "grounding over the memory cap"}
         return {"sheet": path.name, "grounds": f"error: {tail}", "choice": None,
                 "why": "the sheet did not load"}
     return json.loads(lines[-1])
