@@ -92,7 +92,7 @@ def run_child(path: Path, args: argparse.Namespace) -> dict[str, object]:
                               timeout=args.sheet_seconds, preexec_fn=limits)
     except subprocess.TimeoutExpired:
         return {"sheet": path.name, "grounds": f"no answer within {args.sheet_seconds:g} s",
-                "choice": "prover", "why": "measurement timed out"}
+                "choice": None, "why": "not measured: the child was killed"}
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
