@@ -22,6 +22,7 @@ from engine.gdl.ground import DEFAULT_BOUNDS, Bounds, ground
 from engine.gdl.propnet import FlatPropnet, build
 from engine.gdl.prover_game import ProverGame
 from engine.gdl.terms import to_text
+from engine.gdl.tolerant import tolerant_program
 from engine.playouts import PlayoutRun
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class GdlGame(Game):
         self.moves = [[to_text(m) for m in ms] for ms in net.moves]
         self.bases = [to_text(b) for b in net.bases]
         self.info = info
+        self.warnings: list[str] = []  # what a tolerant reading changed (load_for_play)
 
     @property
     def spec(self) -> str:
@@ -289,17 +291,31 @@ def _build(program: Program, name: str, bounds: Bounds, max_plies: int, start: f
 
 
 def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
-                  max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame | ProverGame:
+                  max_plies: int = DEFAULT_MAX_PLIES, *, tolerant: bool = False,
+                  program: Program | None = None) -> GdlGame | ProverGame:
     """The propnet game, or the reference prover when grounding is over its bound or
     grounding and building the net fail in any other way (a bug there must not cost a
     match the prover can play): logged as a warning, with the reason in the returned
     game's ``fallback_reason``.  Rules that do not parse or pass the checks raise
-    GdlError, as the prover would not read them either."""
+    GdlError, as the prover would not read them either; with ``tolerant``, rules the
+    strict checks reject are read as engine.gdl.tolerant says (logged as a warning,
+    the notes in the game's ``warnings``) and raise only when even that reading fails.
+    ``program``: the rules already checked (the text is then not read again)."""
     _check_max_plies(max_plies)
     start, cpu_start = time.perf_counter(), time.process_time()
-    program = load_program(text)
+    warnings: list[str] = []
+    if program is not None:
+        pass
+    elif tolerant:
+        program, warnings = tolerant_program(text)
+        if warnings:
+            log.warning("GDL game %s: read tolerantly: %s", name, "; ".join(warnings))
+    else:
+        program = load_program(text)
     try:
-        return _build(program, name, bounds, max_plies, start, cpu_start)
+        game = _build(program, name, bounds, max_plies, start, cpu_start)
+        game.warnings = warnings
+        return game
     except LimitError as exc:
         reason = str(exc)
         log.warning("GDL game %s: %s; falling back to the (slow) reference prover",
@@ -310,6 +326,7 @@ def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
         reason = f"building the propnet failed ({type(exc).__name__}: {exc})"
         log.exception("GDL game %s: %s; falling back to the (slow) reference prover",
                       name, reason)
-    game = ProverGame(text, name, max_plies)
+    game = ProverGame(text, name, max_plies, program=program)
     game.fallback_reason = reason
+    game.warnings = warnings
     return game

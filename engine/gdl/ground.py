@@ -378,6 +378,11 @@ class Grounder:
             exact = not (members & self.dynamic)
             delta: dict[str, list[Term]] = {n: [] for n in comp}
             for rule in rules:
+                if not rule.body:  # a fact (ground: the checks): no join, no builder
+                    self._tick()
+                    if self._add(rule.head):
+                        delta[name_of(rule.head)].append(rule.head)
+                    continue
                 head = _builder(rule.head)
                 for env in self.join(_plan(rule.body, None, self.dynamic), None, exact) or []:
                     atom = head(env)

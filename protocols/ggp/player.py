@@ -45,7 +45,9 @@ from bots.thinker import Thinker, Thought
 from engine import games
 from engine.errors import InvalidArgumentError, MiaiError
 from engine.gdl.errors import GdlError
+from engine.gdl.game import GdlGame
 from engine.gdl.prover_game import ProverGame
+from engine.gdl.reasoner_choice import choose
 from protocols.ggp import kif
 from protocols.ggp.grounding_cache import GroundingCache, rules_key
 from protocols.ggp.rules import (
@@ -71,6 +73,8 @@ GROUND_SECONDS = 30.0  # least time bound of grounding before the prover is used
 BOT_SLACK = 0.2  # seconds a hand-written bot may overrun its budget by
 FALLBACK_SECONDS = 0.5  # kept for the prover's legal moves if grounding is late
 THINK_SLACK = 0.05  # seconds a think may take past its answer time (thread hand-over)
+# the net and the prover are measured for this share of the start clock, within bounds
+CHOICE_SHARE, CHOICE_MIN, CHOICE_MAX = 0.1, 0.2, 2.0
 
 
 @dataclass
@@ -85,6 +89,8 @@ class PlayerConfig:
     ground_seconds: float | None = None  # grounding time bound (default: from the clocks)
     ground_atoms: int | None = None      # grounding atom bound (default: the grounder's)
     prover_iterations: int | None = None  # per-position budget of the prover search
+    choice_seconds: float | None = None  # measuring net vs prover (default: from the
+    # start clock; 0: no measurement, a net that grounds plays)
 
 
 @dataclass
@@ -110,6 +116,7 @@ class Match:
     reasoner: str = "grounding"  # then "propnet" or "prover"
     grounding_cached: bool = False  # the rules came from the preview cache
     moves_by: Counter = field(default_factory=Counter)  # move source -> count
+    choice: dict | None = None  # the net vs prover measurement (reasoner_choice)
 
 
 class GgpPlayer:
@@ -182,6 +189,8 @@ class GgpPlayer:
                 "prover_reason": game.fallback_reason if isinstance(game, ProverGame)
                 else None,
                 "grounding_cached": match.grounding_cached, "moves": dict(match.moves_by),
+                "warnings": list(getattr(game, "warnings", [])),
+                "reasoner_choice": match.choice,
                 "iterations": thinker.iterations() if thinker is not None else 0,
                 "error": match.error}
         return out
@@ -242,7 +251,7 @@ class GgpPlayer:
     def _load(self, match: Match, grounding: Future) -> None:
         """Wait for the grounding and start thinking (worker thread)."""
         try:
-            game = self._loaded(match, grounding)
+            game = self._choose_reasoner(match, self._loaded(match, grounding))
             if match.role_name not in game.roles:
                 raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
             role = game.roles.index(match.role_name)
@@ -278,9 +287,26 @@ class GgpPlayer:
         except Exception as exc:  # a failure of grounding: the prover plays
             reason = f"loading the rules failed ({type(exc).__name__}: {exc})"
             log.exception("match %s: %s", match.match_id, reason)
-        game = ProverGame(match.rules, f"ggp-{match.match_id}")
+        game = ProverGame(match.rules, f"ggp-{match.match_id}", tolerant=True)
         game.fallback_reason = reason
         return game
+
+    def _choose_reasoner(self, match: Match, game: AnyGame) -> AnyGame:
+        """The net, or the prover where random playouts run faster on it, measured
+        for a slice of the start clock (engine/gdl/reasoner_choice.py)."""
+        seconds = self.config.choice_seconds
+        if seconds is None:
+            seconds = min(CHOICE_MAX, max(CHOICE_MIN, CHOICE_SHARE * match.start_clock))
+        if not isinstance(game, GdlGame) or seconds <= 0:
+            return game
+        choice = choose(game, lambda: ProverGame(match.rules, f"ggp-{match.match_id}",
+                                                 tolerant=True), seconds, self.config.seed)
+        match.choice = choice.as_dict()
+        log.info("match %s: %s", match.match_id, choice.describe())
+        if choice.reasoner != "prover" or choice.prover is None:
+            return game
+        choice.prover.fallback_reason = f"faster than the net: {choice.describe()}"
+        return choice.prover
 
     def _thinker(self, game: AnyGame, state: AnyState, role: int) -> Thinker:
         """The match's bot (``make_bot``) thinking about ``state`` for ``role`` on its
@@ -479,7 +505,7 @@ class GgpPlayer:
             if match.error is not None:
                 return []
             if match.prover is None:
-                match.prover = ProverGame(match.rules, "fallback")
+                match.prover = ProverGame(match.rules, "fallback", tolerant=True)
             game = match.prover
             if match.role_name not in game.roles:
                 return []
@@ -519,6 +545,9 @@ def _check_config(config: PlayerConfig) -> None:
     seconds = config.ground_seconds
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
         raise InvalidArgumentError(f"ground_seconds must be None or > 0, not {seconds!r}")
+    seconds = config.choice_seconds
+    if seconds is not None and not (isinstance(seconds, int | float) and seconds >= 0):
+        raise InvalidArgumentError(f"choice_seconds must be None or >= 0, not {seconds!r}")
 
 
 def _advance(thinker: Thinker, game: AnyGame, moves: tuple[str, ...],

@@ -25,13 +25,14 @@ def load_rules(rules: str, name: str, time_limit: float | None = None,
                max_atoms: int | None = None) -> AnyGame:
     """The game of a GDL description: the propnet, or the prover when grounding is
     over its bounds (``time_limit`` seconds and ``max_atoms`` possible atoms replace
-    the default bounds when given)."""
+    the default bounds when given).  Rules the strict checks reject are read
+    tolerantly (engine.gdl.tolerant; the game's ``warnings`` say how)."""
     bounds = DEFAULT_BOUNDS
     if time_limit is not None:
         bounds = replace(bounds, time_limit=time_limit)
     if max_atoms is not None:
         bounds = replace(bounds, max_atoms=max_atoms)
-    return load_for_play(rules, name, bounds)
+    return load_for_play(rules, name, bounds, tolerant=True)
 
 
 def legal_texts(game: AnyGame, state: AnyState, role: int) -> list[str]:

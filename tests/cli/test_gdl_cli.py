@@ -84,3 +84,30 @@ def test_a_byte_order_mark_is_read_as_nothing(tmp_path: Path) -> None:
     code, stdout, stderr = miai_gdl(path)
     assert code == 0, stderr
     assert "checks passed" in stdout and "propnet" in stdout
+
+
+@pytest.mark.parametrize(("content", "word"), [
+    (b"", "no roles"), (b"  ; only a comment\n\n", "no roles"),
+    (b"(init (a)) (<= terminal (true (a))) (<= (goal r 0) (true (a)))\n", "no roles")])
+def test_an_empty_sheet_or_one_without_roles_ends_with_one_line(
+        content: bytes, word: str, tmp_path: Path) -> None:
+    path = tmp_path / "sheet.kif"
+    path.write_bytes(content)
+    code, _, stderr = miai_gdl(path)
+    assert code == 1 and word in one_error_line(stderr)
+
+
+def test_an_enormous_file_is_refused_before_it_is_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "enormous.kif"
+    with open(path, "wb") as f:  # sparse: 100 MB of zero bytes, no disk written
+        f.truncate(100_000_000)
+    code, _, stderr = miai_gdl(path)
+    assert code == 1 and "over 80000000 bytes" in one_error_line(stderr)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
+    path = tmp_path / "pipe.kif"
+    os.mkfifo(path)  # opening it would block until a writer came
+    code, _, stderr = miai_gdl(path)
+    assert code == 1 and "not a regular file" in one_error_line(stderr)

@@ -6,6 +6,7 @@ timing threshold has no place in a unit test.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,18 @@ def test_bench_gdl_prints_a_row_per_sheet_with_the_mcts_column() -> None:
         assert float(cells[4]) > 0 and float(cells[5]) > 0 and float(cells[9]) > 0
     assert rows["tictactoe.kif"][10] == "diff+lanes"
     assert rows["connect4.kif"][10] == "diff-clear+lanes"
+
+
+def test_ggp_reasoners_records_a_row_per_sheet_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "rows.jsonl"
+    args = ("ggp_reasoners.py", "tictactoe", "--seconds", "0.2", "--out", str(out))
+    run = run_script(*args, "--json")
+    assert run.returncode == 0, run.stderr
+    (row,) = json.loads(run.stdout)
+    assert row["sheet"] == "tictactoe.kif" and row["grounds"] == "yes"
+    assert row["choice"] in ("propnet", "prover") and row["nodes"] > 0
+    assert len(out.read_text().splitlines()) == 1
+    again = run_script(*args)  # resumed: nothing measured again, the table printed
+    assert again.returncode == 0 and again.stderr == ""
+    assert "| tictactoe.kif | yes |" in again.stdout
+    assert len(out.read_text().splitlines()) == 1

@@ -27,6 +27,9 @@ def read_sheet(path: str) -> str:
     try:
         if Path(path).is_dir():
             raise InvalidArgumentError(f"{path}: is a directory, not a rulesheet")
+        if Path(path).exists() and not Path(path).is_file():  # a pipe would block
+            raise InvalidArgumentError(f"{path}: not a regular file (a pipe or a "
+                                       "device), not a rulesheet")
         with open(path, "rb") as f:
             data = f.read(most + 1)
     except FileNotFoundError:
@@ -60,7 +63,7 @@ def run_gdl(args: argparse.Namespace) -> int:
         print(f"{args.file}: {len(program.rules)} rules, roles "
               f"{' '.join(str(r) for r in program.roles)}: checks passed")
         game = load_for_play(text, Path(args.file).stem[:24],
-                             bounds=Bounds(time_limit=args.ground_seconds))
+                             bounds=Bounds(time_limit=args.ground_seconds), program=program)
     except GdlError as exc:  # the file's name before the line and column
         raise type(exc)(f"{args.file}: {exc}") from None
     if not isinstance(game, GdlGame):
