@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout first
 
+from bots.gtp_bot import GtpBot  # noqa: E402
+from bots.gtp_client import GtpClientError  # noqa: E402
 from bots.tournament.stats import mean_interval  # noqa: E402
+from protocols.gtp import versus  # noqa: E402
 from protocols.gtp.versus import Outcome, play_one  # noqa: E402
 from scripts.match_gnugo import read_log  # noqa: E402
 
@@ -48,8 +52,11 @@ def logged(out: Path) -> dict[int, list[Outcome]]:
 
 
 def run(out: Path, bot: str, budgets: list[int], games: int, level: int,
-        gnugo: str) -> None:
+        gnugo: str, timeout: float, tries: int = 3) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    # At nice 19 on a loaded machine GNU Go can take minutes of wall time for a move:
+    # its answers get this timeout instead of GtpBot's default.
+    versus.GtpBot = functools.partial(GtpBot, timeout=timeout)  # type: ignore[misc]
     cmd = f"{gnugo} --level {level}"
     done = {b: read_log(log_path(out, b)) if log_path(out, b).exists() else {}
             for b in budgets}
@@ -58,7 +65,14 @@ def run(out: Path, bot: str, budgets: list[int], games: int, level: int,
             if index in done[budget]:
                 continue
             spec = f"{bot}:iterations={budget},seconds=inf"
-            outcome = play_one(spec, cmd, 9, 7.0, index, out / f"it{budget}")
+            for attempt in range(tries):  # the same seeds: a retry replays the game
+                try:
+                    outcome = play_one(spec, cmd, 9, 7.0, index, out / f"it{budget}")
+                    break
+                except GtpClientError as exc:
+                    print(f"it={budget} game {index}: {exc}; try {attempt + 2}", flush=True)
+            else:
+                raise SystemExit(f"it={budget} game {index}: GNU Go failed {tries} times")
             with log_path(out, budget).open("a") as fh:
                 fh.write(json.dumps({"index": index, **dataclasses.asdict(outcome)}) + "\n")
             done[budget][index] = outcome
@@ -128,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=40, help="games per budget")
     ap.add_argument("--level", type=int, default=10, help="GNU Go --level")
     ap.add_argument("--gnugo", default="gnugo --mode gtp --chinese-rules")
+    ap.add_argument("--timeout", type=float, default=1800.0,
+                    help="seconds GNU Go may take for one answer (wall time)")
     ap.add_argument("--table", type=Path, default=None, help="print the table of a run")
     ap.add_argument("--plot", type=Path, default=None, help="draw the --series into a PNG")
     ap.add_argument("--series", action="append", default=[], metavar="LABEL=DIR")
@@ -146,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         ap.error("--out is needed to play")
-    run(args.out, args.bot, args.budgets, args.games, args.level, args.gnugo)
+    run(args.out, args.bot, args.budgets, args.games, args.level, args.gnugo, args.timeout)
     return 0
 
 
