@@ -145,6 +145,13 @@ def test_go_curve_table_and_plot_read_the_budget_logs(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_bench_go_priors_prints_a_rate_per_policy() -> None:
+    done = run_script("bench_go_priors.py", "--policy", "7", "55", "--positions", "2",
+                      "--iterations", "50", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[1] for line in done.stdout.splitlines()] == ["policy=7", "policy=55"]
+
+
 def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
     run = run_script("callgrind_search.py", "--no-valgrind", "tictactoe:50", "hex:size=5:20")
     assert run.returncode == 0, run.stderr
