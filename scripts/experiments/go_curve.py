@@ -64,7 +64,7 @@ def run(out: Path, bot: str, budgets: list[int], games: int, level: int,
         for budget in budgets:
             if index in done[budget]:
                 continue
-            spec = f"{bot}:iterations={budget},seconds=inf"
+            spec = f"{bot}{',' if ':' in bot else ':'}iterations={budget},seconds=inf"
             for attempt in range(tries):  # the same seeds: a retry replays the game
                 try:
                     outcome = play_one(spec, cmd, 9, 7.0, index, out / f"it{budget}")
@@ -137,7 +137,8 @@ def plot(path: Path, series: list[tuple[str, Path]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="directory of the logs and SGFs (play)")
-    ap.add_argument("--bot", default="go9", help="miai bot spec without a budget")
+    ap.add_argument("--bot", default="go9",
+                    help="miai bot spec without a budget, e.g. go9 or go9:priors=3")
     ap.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     ap.add_argument("--games", type=int, default=40, help="games per budget")
     ap.add_argument("--level", type=int, default=10, help="GNU Go --level")
