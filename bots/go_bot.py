@@ -4,6 +4,9 @@ Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
     alg      search algorithm of engine.search (default ``rave``)
     playout  the Go game's playout ``policy`` bits (engine.go.POLICY_*; default 7 =
              atari answers + self-atari avoidance + patterns; 0 = light playouts)
+    priors   extra Go knowledge in the priors (with ``knowledge=1``), bits: 1 = first-
+             and second-line malus, 2 = ladder reading (engine.go.PRIOR_LINES and
+             PRIOR_LADDER, carried by the same game parameter; default 0 = none)
 and every key of :class:`bots.search_bot.SearchBot` (budget, ``reuse`` for tree reuse
 between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, ...).
 
@@ -24,7 +27,7 @@ from engine import go
 from engine.errors import InvalidArgumentError
 from engine.games import Game, Move, State
 
-OWN_KEYS = ("alg", "playout")
+OWN_KEYS = ("alg", "playout", "priors")
 DEFAULT_ALGORITHM = "rave"
 
 
@@ -32,7 +35,10 @@ class GoBot(SearchBot):
     def __init__(self, spec: BotSpec, game: Game) -> None:
         own, rest = spec.split(OWN_KEYS)
         plain = BotSpec(spec.name, own)
-        self.playout = plain.get_int("playout", go.POLICY_FULL, minimum=0, maximum=15) or 0
+        playout = plain.get_int("playout", go.POLICY_FULL, minimum=0, maximum=15) or 0
+        priors = plain.get_int("priors", 0, minimum=0, maximum=3) or 0
+        # The game parameter that carries both (priors as PRIOR_LINES, PRIOR_LADDER).
+        self.policy = playout | priors * go.PRIOR_LINES
         algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
         if game.name != "go":
             raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")
@@ -43,7 +49,7 @@ class GoBot(SearchBot):
         key = state.game.spec
         target = self._games.get(key)
         if target is None:
-            target = self._games[key] = go.policy_game(state.game, self.playout)
+            target = self._games[key] = go.policy_game(state.game, self.policy)
         return go.in_game(state, target)
 
     def choose_within(self, state: State, role: int | None,

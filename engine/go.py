@@ -284,6 +284,16 @@ def playout_trace(state: State, seed: int = 0) -> list[int]:
     return [int(out[i]) for i in range(n[0])]
 
 
+def ladder_captures(state: State, point: int | str) -> bool:
+    """Does the ladder take the group of the stone at ``point``, which is in atari,
+    when it runs (its colour moving next) and the attacker keeps it in atari?"""
+    game = _require_state(state)
+    move = state.parse_move(point) if isinstance(point, str) else point
+    out = ffi.new("int32_t *")
+    check(lib.go_ladder_captures(game.ptr, state.ptr, move, out), "ladder")
+    return bool(out[0])
+
+
 def board_text(state: State) -> str:
     """``size`` lines of ``.XO``, top row first."""
     game = _require_state(state)
@@ -299,6 +309,9 @@ POLICY_SELF_ATARI = 2
 POLICY_PATTERN = 4
 POLICY_FILL_EYES = 8
 POLICY_FULL = POLICY_ATARI | POLICY_SELF_ATARI | POLICY_PATTERN
+# Bits of the same parameter that change only the search's priors (go_prior_kinds):
+PRIOR_LINES = 16
+PRIOR_LADDER = 32
 
 
 def policy_game(game: Game, policy: int) -> Game:

@@ -1,8 +1,8 @@
 /* go.c -- the game of Go through the game interface (board code in go_board.c).
  *
  * Parameters: size (integer 5..19, default 9), komi (any finite number, default 7.5:
- * GTP's komi is any float) and policy (integer 0..15, default 0: the playout policy's
- * bits, go_policy.h; 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
+ * GTP's komi is any float) and policy (integer 0..63, default 0: the playout policy's
+ * bits 1..8 and the priors' bits 16, 32, go_policy.h; 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
  *
  * Rules: captures; suicide is illegal; positional superko (a stone may not recreate
  * any board position of the game so far, whoever was to move) in `legal` and so in
@@ -171,8 +171,9 @@ static uint32_t go_playout(const miai_game *g, void *state, miai_rng *rng, miai_
                            uint32_t trace_cap, uint32_t *trace_len) {
     const go_data *d = go_d(g);
     go_view v = go_view_of(d, state);
-    if (d->policy == 0) return go_play_out(&v, rng, trace, trace_cap, trace_len);
-    return go_play_out_policy(&v, d->policy, v.f->last, rng, trace, trace_cap, trace_len);
+    const uint32_t mask = d->policy & GO_POLICY_PLAYOUT; /* the prior bits play no part */
+    if (mask == 0) return go_play_out(&v, rng, trace, trace_cap, trace_len);
+    return go_play_out_policy(&v, mask, v.f->last, rng, trace, trace_cap, trace_len);
 }
 
 static int go_check(const miai_game *g, const void *state) {

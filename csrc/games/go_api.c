@@ -5,6 +5,7 @@
 #include "go_api.h"
 
 #include "go.h"
+#include "go_policy.h"
 
 static const go_data *go_d(const miai_game *g) { return g->data; }
 
@@ -303,6 +304,20 @@ int go_playout_trace(const miai_game *g, const void *state, uint64_t seed, miai_
     *plies = miai_game_playout(g, work, &rng, trace, cap, len); /* the game's policy */
     free(work);
     return MIAI_OK;
+}
+
+int go_ladder_captures(const miai_game *g, const void *state, miai_move point,
+                       int32_t *captured) {
+    if (!go_is_go(g) || !state || !captured) return MIAI_EINVAL;
+    const go_data *d = go_d(g);
+    if (point >= d->n_moves) return MIAI_EINVAL;
+    uint8_t *scratch = malloc((size_t)go_ladder_levels(d) * d->state_size);
+    if (!scratch) return MIAI_ENOMEM;
+    bool taken = false;
+    int rc = go_ladder_read(d, state, d->point_of_move[point], scratch, &taken);
+    free(scratch);
+    if (rc == MIAI_OK) *captured = taken;
+    return rc;
 }
 
 int go_board_text(const miai_game *g, const void *state, char *buf, size_t cap) {

@@ -105,6 +105,13 @@ int go_dead_stones(const miai_game *g, const void *state, uint64_t n, uint64_t s
 int go_playout_trace(const miai_game *g, const void *state, uint64_t seed, miai_move *trace,
                      uint32_t cap, uint32_t *len, uint32_t *plies);
 
+/* Ladder reading (go_ladder_read, go_policy.h): the group of the stone at `point`
+ * (a move id), which must be in atari, extends at its liberty and the attacker ataris
+ * it again as long as it has two liberties; *captured = 1 if the ladder takes it, 0 if
+ * it escapes.  Its colour moves next whoever is to move in the state. */
+int go_ladder_captures(const miai_game *g, const void *state, miai_move point,
+                       int32_t *captured);
+
 /* The board as text: size lines of size characters, top row first, '.' empty,
  * 'X' black, 'O' white, each line ending in '\n'; NUL-terminated, truncated to cap. */
 int go_board_text(const miai_game *g, const void *state, char *buf, size_t cap);

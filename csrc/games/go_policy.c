@@ -2,6 +2,7 @@
  * 3x3 patterns, switchable eye rule (contract in go_policy.h). */
 #include "go_policy.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- 3x3 patterns ---- */
@@ -440,6 +441,163 @@ uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *
     return plies;
 }
 
+/* ---- ladders ---- */
+
+/* Up to cap distinct liberties of group g into out; returns how many. */
+static uint32_t go_group_libs(const go_view *v, uint32_t g, uint32_t *out, uint32_t cap) {
+    const uint32_t W = v->W;
+    uint32_t n = 0, st = g;
+    do {
+        const uint32_t around[4] = {st - W, st - 1, st + 1, st + W};
+        for (int j = 0; j < 4; j++) {
+            uint32_t q = around[j], i = 0;
+            if (v->color[q] != GO_EMPTY) continue;
+            while (i < n && out[i] != q) i++;
+            if (i < n) continue;
+            out[n++] = q;
+            if (n >= cap) return n;
+        }
+        st = v->next[st];
+    } while (st != g);
+    return n;
+}
+
+/* Is an enemy group (colour a) next to group g in atari? */
+static bool go_next_to_atari(const go_view *v, uint32_t g, uint32_t a) {
+    const uint32_t W = v->W;
+    uint32_t st = g;
+    do {
+        const uint32_t around[4] = {st - W, st - 1, st + 1, st + W};
+        for (int j = 0; j < 4; j++)
+            if (v->color[around[j]] == a && go_lib1(v, v->gid[around[j]])) return true;
+        st = v->next[st];
+    } while (st != g);
+    return false;
+}
+
+typedef struct {
+    const go_data *d;
+    uint8_t *buf;
+    uint32_t levels, nodes;
+} go_ladder;
+
+static go_view go_ladder_level(const go_ladder *L, uint32_t lv) {
+    return go_view_of(L->d, L->buf + (size_t)lv * L->d->state_size);
+}
+
+/* go_ladder_read on the state at level lv (G at gp, colour e, in atari). */
+static bool go_ladder_at(go_ladder *L, uint32_t lv, uint32_t gp, uint32_t e) {
+    go_view v = go_ladder_level(L, lv);
+    const uint32_t a = 3 - e;
+    if (lv + 2 >= L->levels || L->nodes == 0) return false; /* too long: escapes */
+    L->nodes--;
+    uint32_t lib = go_lib1(&v, v.gid[gp]);
+    if (!lib) return false; /* the attacker's atari took stones: not in atari now */
+    if (go_next_to_atari(&v, v.gid[gp], a)) return false; /* e takes an attacker */
+    if (lib == v.f->ko || go_is_suicide(&v, lib, e)) return true;
+    go_view w = go_ladder_level(L, lv + 1);
+    memcpy(w.f, v.f, L->d->state_size);
+    go_place(&w, lib, e);
+    uint32_t libs[3], n = go_group_libs(&w, w.gid[gp], libs, 3);
+    if (n != 2) return n < 2;
+    for (uint32_t k = 0; k < 2; k++) {
+        go_view u = go_ladder_level(L, lv + 2);
+        memcpy(u.f, w.f, L->d->state_size);
+        uint32_t x = libs[k];
+        if (x == u.f->ko || go_is_suicide(&u, x, a)) continue;
+        go_place(&u, x, a);
+        if (go_ladder_at(L, lv + 2, gp, e)) return true;
+    }
+    return false;
+}
+
+uint32_t go_ladder_levels(const go_data *d) { return 2 * (2 * d->size + 2) + 2; }
+
+int go_ladder_read(const go_data *d, const void *state, uint32_t gp, uint8_t *scratch,
+                   bool *out) {
+    if (!d || !state || !scratch || !out || gp >= d->n_points) return MIAI_EINVAL;
+    go_view v = go_cview_of(d, state);
+    if (!go_is_stone(v.color[gp]) || !go_lib1(&v, v.gid[gp])) return MIAI_EINVAL;
+    go_ladder L = {.d = d, .buf = scratch, .levels = go_ladder_levels(d),
+                   .nodes = GO_LADDER_NODES};
+    memcpy(scratch, state, d->state_size);
+    *out = go_ladder_at(&L, 0, gp, v.color[gp]);
+    return MIAI_OK;
+}
+
+/* ---- priors ---- */
+
+/* The 1-based line of point p (1 = the edge line). */
+static uint32_t go_line(const go_data *d, uint32_t p) {
+    uint32_t r = p / d->W - 1, c = p % d->W - 1, n = d->size;
+    uint32_t a = r < n - 1 - r ? r : n - 1 - r, b = c < n - 1 - c ? c : n - 1 - c;
+    return 1 + (a < b ? a : b);
+}
+
+/* No stone in the 5x5 square around p? */
+static bool go_empty_area(const go_view *v, uint32_t p) {
+    const go_data *d = v->d;
+    int32_t r = (int32_t)(p / d->W) - 1, c = (int32_t)(p % d->W) - 1, n = (int32_t)d->size;
+    for (int32_t rr = r - 2; rr <= r + 2; rr++)
+        for (int32_t cc = c - 2; cc <= c + 2; cc++)
+            if (rr >= 0 && rr < n && cc >= 0 && cc < n &&
+                go_is_stone(v->color[d->point_of_move[rr * n + cc]]))
+                return false;
+    return true;
+}
+
+/* The enemy groups (colour o) that c at p would put in atari: next to p, with exactly
+ * the two liberties p and another (go_other_lib); their roots into g[], the count. */
+static uint32_t go_ataris_at(const go_view *v, uint32_t p, uint32_t o, uint32_t g[4]) {
+    const uint32_t nbs[4] = {p - v->W, p - 1, p + 1, p + v->W};
+    uint32_t all[4], m[4], n = go_own_groups(v, nbs, o, all, m), k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t q = go_other_lib(v, all[i], p, m[i]);
+        if (q && q != GO_MANY) g[k++] = all[i];
+    }
+    return k;
+}
+
+/* The ladder reader's levels and one more state, had once per go_prior_kinds call
+ * (only when a move needs a read). */
+static uint8_t *go_scratch(const go_data *d, uint8_t **scratch) {
+    if (!*scratch) *scratch = malloc((size_t)(go_ladder_levels(d) + 1) * d->state_size);
+    return *scratch;
+}
+
+/* The ladder rule for c at p (GO_PRIOR_LADDER): +1, -1 or 0; -2 out of memory. */
+static int go_ladder_kind(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch) {
+    const go_data *d = v->d;
+    const uint32_t W = v->W, o = 3 - c;
+    uint32_t g[4], n = go_ataris_at(v, p, o, g);
+    if (n && p != v->f->ko && !go_is_suicide(v, p, c)) {
+        uint8_t *buf = go_scratch(d, scratch);
+        if (!buf) return -2;
+        /* The position after c plays p, in the state past the reader's levels. */
+        uint8_t *after = buf + (size_t)go_ladder_levels(d) * d->state_size;
+        memcpy(after, v->f, d->state_size);
+        go_view w = go_view_of(d, after);
+        go_place(&w, p, c);
+        for (uint32_t i = 0; i < n; i++) {
+            bool taken = false;
+            /* g[i] is a root before the move; the group's stones keep it as gid. */
+            if (go_is_stone(w.color[g[i]]) && go_lib1(&w, w.gid[g[i]]) &&
+                go_ladder_read(d, after, g[i], buf, &taken) == MIAI_OK && taken)
+                return 1;
+        }
+    }
+    if (go_captures_at(v, p, c)) return 0;
+    const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
+    for (int k = 0; k < 4; k++) {
+        if (v->color[nbs[k]] != c || !go_only_lib_is(v, v->gid[nbs[k]], p)) continue;
+        uint8_t *buf = go_scratch(d, scratch);
+        if (!buf) return -2;
+        bool taken = false;
+        if (go_ladder_read(d, v->f, nbs[k], buf, &taken) == MIAI_OK && taken) return -1;
+    }
+    return 0;
+}
+
 int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, uint32_t n,
                    int8_t *kind) {
     if (!d || !state || (n && (!moves || !kind))) return MIAI_EINVAL;
@@ -450,11 +608,18 @@ int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, 
         return MIAI_OK;
     }
     uint32_t c = (uint32_t)mover + 1, last = v.f->last;
+    const bool lines = d->policy & GO_PRIOR_LINES, ladders = d->policy & GO_PRIOR_LADDER;
+    const bool early = 2u * v.f->n_empty > d->n_moves;
+    uint8_t *scratch = NULL;
+    int rc = MIAI_OK;
     uint16_t saves[64];
     uint32_t n_saves = go_atari_replies(&v, last, c, 0, saves, 64);
     for (uint32_t i = 0; i < n; i++) {
         kind[i] = 0;
-        if (moves[i] > d->n_moves) return MIAI_EINVAL;
+        if (moves[i] > d->n_moves) {
+            rc = MIAI_EINVAL;
+            break;
+        }
         if (moves[i] == d->n_moves) {
             if (4u * v.f->n_empty > d->n_moves) kind[i] = -1;
             continue;
@@ -465,14 +630,30 @@ int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, 
             kind[i] = -1;
             continue;
         }
-        bool good = go_captures_at(&v, p, c);
-        for (uint32_t k = 0; k < n_saves && !good; k++) good = saves[k] == p;
+        bool capture = go_captures_at(&v, p, c), save = false;
+        for (uint32_t k = 0; k < n_saves && !save; k++) save = saves[k] == p;
+        bool good = capture || save;
         if (!good && last) {
             int32_t dr = (int32_t)(p / d->W) - (int32_t)(last / d->W);
             int32_t dc = (int32_t)(p % d->W) - (int32_t)(last % d->W);
             good = dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1 && go_pattern_match(&v, p);
         }
         if (good) kind[i] = 1;
+        if (lines) {
+            uint32_t line = go_line(d, p), g[4];
+            if (line <= 2 && ((line == 1 && early) || go_empty_area(&v, p)) && !capture &&
+                !save && !go_ataris_at(&v, p, 3 - c, g))
+                kind[i] = -1;
+        }
+        if (ladders) {
+            int k = go_ladder_kind(&v, p, c, &scratch);
+            if (k == -2) {
+                rc = MIAI_ENOMEM;
+                break;
+            }
+            if (k) kind[i] = (int8_t)k;
+        }
     }
-    return MIAI_OK;
+    free(scratch);
+    return rc;
 }

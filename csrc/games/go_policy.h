@@ -30,7 +30,12 @@
 #define GO_POLICY_PATTERN 4u
 #define GO_POLICY_FILL_EYES 8u
 #define GO_POLICY_FULL (GO_POLICY_ATARI | GO_POLICY_SELF_ATARI | GO_POLICY_PATTERN)
-#define GO_POLICY_MAX 15u
+/* Bits of the same parameter that change only the priors (go_prior_kinds), not the
+ * playouts: */
+#define GO_PRIOR_LINES 16u  /* first/second-line malus (see go_prior_kinds) */
+#define GO_PRIOR_LADDER 32u /* ladder reading: working ladder atari +1, escape -1 */
+#define GO_POLICY_PLAYOUT 15u /* the bits above that the playouts read */
+#define GO_POLICY_MAX 63u
 #define GO_SELF_ATARI_MIN 2u
 
 /* Fill d->pattern3 (one bit per 3x3 neighbourhood code, see go_pattern_code). */
@@ -71,10 +76,39 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
 /* Go knowledge for a search's priors, per move of moves[0..n) at `state`: kind[i] =
  * +1 (a capture, saving an own group the last move put in atari, a 3x3 pattern next
  * to the last move), -1 (filling an own eye, a self-atari of a big group, a pass while
- * more than a quarter of the board is empty) or 0.  MIAI_EINVAL on a move id out of
- * range.  The Go game offers it to searches as its prior_kinds hook (game.h). */
+ * more than a quarter of the board is empty) or 0.  With the prior bits of d->policy,
+ * in this order (a later rule overrides an earlier one):
+ *   GO_PRIOR_LINES   -1 for a move on the first or second line with no stone in the
+ *                    5x5 square around it (an empty area, as Fuego's line priors), and
+ *                    for a first-line move while more than half the board is empty,
+ *                    unless the move is tactical: it captures, is one of the atari
+ *                    answers above, or puts an enemy group in atari;
+ *   GO_PRIOR_LADDER  +1 for an atari (the enemy group next to p has exactly the two
+ *                    liberties p and q) that go_ladder_captures reads as captured;
+ *                    -1 for extending an own group in atari at its only liberty
+ *                    (capturing nothing) when the ladder works against it.
+ * MIAI_EINVAL on a move id out of range, MIAI_ENOMEM if the ladder reader's scratch
+ * cannot be had.  The Go game offers it to searches as its prior_kinds hook (game.h). */
 int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, uint32_t n,
                    int8_t *kind);
+
+/* Ladder reading.  Group G (the stone at gp, colour e) has exactly one liberty and e
+ * moves next: is G captured when e extends at the liberty and the attacker answers
+ * each extension that leaves exactly two liberties with an atari at one of them (both
+ * are tried)?  G escapes when it reaches three liberties, when an attacker group next
+ * to G is in atari before e extends (e takes it), when G is no longer in atari (an
+ * attacker's atari that captured stones), when the attacker has no legal atari,
+ * or when the read passes GO_LADDER_NODES extensions or 2 size + 2 of them in a row
+ * (too long to trust: counted as an escape).  G is captured when the extension is
+ * illegal (the simple-ko point, suicide) or leaves one liberty.  Moves are placed
+ * (go_place: captures and the simple-ko point as in the game) on copies of the state
+ * in `scratch`, which holds go_ladder_levels(d) states of d->state_size bytes; the
+ * state itself is not changed.  *out = 1 captured, 0 escapes; MIAI_EINVAL if gp is not
+ * a stone in atari. */
+#define GO_LADDER_NODES 512u
+uint32_t go_ladder_levels(const go_data *d);
+int go_ladder_read(const go_data *d, const void *state, uint32_t gp, uint8_t *scratch,
+                   bool *out);
 
 /* One playout with the rules of `mask` (see above); trace as go_play_out.  `last` is
  * the point of the move that led to the state (0 if unknown or a pass). */

@@ -2,6 +2,7 @@
  * the debug check at every ply, playouts checked at their end, handicap and setup,
  * and every go_api.h entry fed bad arguments. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/game.h"
@@ -135,7 +136,7 @@ static void bad_arguments_are_refused(void) {
     miai_game *g = make_go(9, 7.5), *ttt = NULL;
     CHECK(miai_game_create("tictactoe", NULL, 0, &ttt) == MIAI_OK);
     double endless[3] = {9, INFINITY, 0}, none[3] = {9, NAN, 0}, big[3] = {21, 7.5, 0},
-           pol[3] = {9, 7.5, 16}, quarter[3] = {9, 6.25, 0};
+           pol[3] = {9, 7.5, 64}, quarter[3] = {9, 6.25, 0};
     miai_game *bad = NULL, *any_komi = NULL;
     CHECK(miai_game_create("go", endless, 3, &bad) == MIAI_EINVAL && bad == NULL);
     CHECK(miai_game_create("go", none, 3, &bad) == MIAI_EINVAL && bad == NULL);
@@ -211,6 +212,12 @@ static void bad_arguments_are_refused(void) {
     CHECK(go_board_text(g, s, text, 0) == MIAI_EINVAL);
     CHECK(go_board_text(g, s, text, 5) == MIAI_OK && strlen(text) == 4);
     CHECK(go_board_text(g, s, text, sizeof text) == MIAI_OK && strlen(text) == 90);
+    int32_t taken = 7;
+    CHECK(go_ladder_captures(g, s, 0, &taken) == MIAI_EINVAL && taken == 7); /* empty */
+    CHECK(go_ladder_captures(g, s, 81, &taken) == MIAI_EINVAL);
+    CHECK(go_ladder_captures(g, NULL, 0, &taken) == MIAI_EINVAL);
+    CHECK(go_ladder_captures(g, s, 0, NULL) == MIAI_EINVAL);
+    CHECK(go_ladder_captures(ttt, s, 0, &taken) == MIAI_EINVAL);
     CHECK(go_play_as(g, s, 2, 0) == MIAI_EINVAL);
     CHECK(go_play_as(g, s, 0, 82) == MIAI_EINVAL);
     CHECK(go_play_as(ttt, s, 0, 0) == MIAI_EINVAL);
@@ -244,12 +251,52 @@ static void bad_arguments_are_refused(void) {
     miai_game_free(ttt);
 }
 
+/* The priors with every knowledge bit (line and ladder rules read ladders on copies)
+ * at every ply of random games on 9x9 and 19x19: OK, kinds in -1..1, state unchanged. */
+static void priors_with_ladders_leave_the_state_alone(void) {
+    const double sizes[] = {9, 19};
+    for (size_t si = 0; si < 2; si++) {
+        double params[3] = {sizes[si], 7.5, 63};
+        miai_game *g = NULL;
+        CHECK(miai_game_create("go", params, 3, &g) == MIAI_OK);
+        if (!g) continue;
+        miai_game_facts f;
+        miai_game_get_facts(g, &f);
+        uint8_t *s = malloc(f.state_size), *copy = malloc(f.state_size);
+        miai_move *moves = malloc(sizeof(miai_move) * f.max_legal);
+        int8_t *kind = malloc(f.max_legal);
+        miai_rng rng;
+        miai_rng_seed(&rng, 11 + si);
+        CHECK(miai_state_init(g, s) == MIAI_OK);
+        int32_t tm = 0;
+        uint32_t plies = 0;
+        while (miai_state_to_move(g, s, &tm) == MIAI_OK && tm != MIAI_NOBODY && plies < 400) {
+            uint32_t n = 0;
+            CHECK(miai_state_legal(g, s, (uint32_t)tm, moves, f.max_legal, &n) == MIAI_OK);
+            memcpy(copy, s, f.state_size);
+            CHECK(g->ops->prior_kinds(g, s, moves, n, kind) == MIAI_OK);
+            CHECK(memcmp(copy, s, f.state_size) == 0);
+            for (uint32_t i = 0; i < n; i++) CHECK(kind[i] >= -1 && kind[i] <= 1);
+            miai_move m = n > 1 && miai_rng_below(&rng, 50) ? moves[miai_rng_below(&rng, n - 1)]
+                                                            : moves[n - 1];
+            CHECK(miai_state_play(g, s, m) == MIAI_OK);
+            plies++;
+        }
+        free(kind);
+        free(moves);
+        free(copy);
+        free(s);
+        miai_game_free(g);
+    }
+}
+
 int main(void) {
     const ctest_case cases[] = {
         {"random_games_keep_invariants", random_games_keep_invariants},
         {"two_games_in_one_process_do_not_interfere", two_games_in_one_process_do_not_interfere},
         {"handicap_and_setup", handicap_and_setup},
         {"bad_arguments_are_refused", bad_arguments_are_refused},
+        {"priors_with_ladders_leave_the_state_alone", priors_with_ladders_leave_the_state_alone},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }

@@ -74,6 +74,24 @@ def test_playout_key_and_algorithm_key() -> None:
         make_bot("gobot:iterations=5", games.create("tictactoe"))
 
 
+def test_priors_key_sets_the_prior_bits_of_the_search_game() -> None:
+    game = games.create("go", size=7, komi=7)
+    bot = make_bot("gobot:priors=3,knowledge=1,prior=20,iterations=1", game, seed=2)
+    bot.choose(game.initial_state())
+    assert bot.search is not None
+    assert bot.search.state.game.params["policy"] == (
+        go.POLICY_FULL | go.PRIOR_LINES | go.PRIOR_LADDER)
+    # The empty board's first and second lines start at a virtual win rate of 0 (the
+    # edges the one playout did not touch still hold the prior alone).
+    untouched = [e for e in bot.search.root_edges() if e.alg_b == 20 and e.move < 49]
+    assert len(untouched) > 20
+    for e in untouched:
+        r, c = divmod(e.move, 7)
+        assert e.alg_a == (0 if min(r, c, 6 - r, 6 - c) <= 1 else 10)
+    with pytest.raises(InvalidArgumentError):
+        make_bot("gobot:priors=4,iterations=5", game)
+
+
 def test_in_game_keeps_the_position() -> None:
     game = games.create("go", size=9, komi=7)
     st = game.initial_state()

@@ -15,13 +15,14 @@ from engine import games, go
 from engine.errors import InvalidArgumentError
 from engine.search import RAVE, Search
 from tests.reference import go_policy as ref
-from tests.reference.go_rules import BLACK, EMPTY, after_move, is_own_eye, move_id
+from tests.reference.go_rules import BLACK, EMPTY, after_move, group, is_own_eye, move_id
 
 FULL = os.environ.get("MIAI_FULL") == "1"
 N_POSITIONS = 120 if FULL else 25
 SEEDS = range(40)
 
 ATARI, SELF_ATARI, PATTERN, FILL_EYES = 1, 2, 4, 8
+LINES, LADDER = go.PRIOR_LINES, go.PRIOR_LADDER
 
 
 def state_with(size: int, policy: int, black: list[str], white: list[str], to_move: int = 0):
@@ -36,7 +37,7 @@ def first_moves(st, seeds=SEEDS) -> set[int]:
 
 def test_policy_parameter_is_validated() -> None:
     with pytest.raises(InvalidArgumentError):
-        games.create("go", size=9, policy=16)
+        games.create("go", size=9, policy=64)
     with pytest.raises(InvalidArgumentError):
         games.create("go", size=9, policy=1.5)
 
@@ -151,6 +152,115 @@ def test_priors_match_the_reference_knowledge(seed: int) -> None:
             assert e.alg_b == prior
             assert e.alg_a == pytest.approx(prior * (0.5 + 0.5 * kind)), (
                 go.board_text(st), last, e.move, kind)
+
+
+def root_kinds(st) -> dict[int, int]:
+    """The prior kind of each root move as a RAVE search with priors gives them."""
+    search = Search(st, RAVE(prior=10.0, knowledge=True), iterations=1)
+    return {e.move: round(2 * e.alg_a / e.alg_b - 1) for e in search.root_edges()}
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_line_and_ladder_priors_match_the_reference(seed: int) -> None:
+    bits = LINES | LADDER
+    ladders = 0
+    for st, last in positions(bits, seed):
+        board, ko, color = go.colors(st), go.ko_point(st), st.to_move + 1
+        for move, kind in root_kinds(st).items():
+            want = ref.prior_kind(9, board, move, color, last, ko, bits)
+            assert kind == want, (go.board_text(st), last, move, kind, want)
+            if move < 81 and ref.ladder_kind(9, board, move, color, ko):
+                ladders += 1
+    assert ladders >= 1
+
+
+def test_prior_bits_leave_the_playouts_alone() -> None:
+    rng = random.Random(3)
+    for _ in range(5):
+        st, _ = random_position(9, 0, rng)
+        for playout in (0, ATARI | SELF_ATARI | PATTERN):
+            plain = go.with_policy(st, playout)
+            knowing = go.with_policy(st, playout | LINES | LADDER)
+            for seed in range(3):
+                assert go.playout_trace(plain, seed) == go.playout_trace(knowing, seed)
+
+
+def test_line_priors_on_a_constructed_board() -> None:
+    """On the empty 9x9 board the first and second lines are bad, the rest neutral;
+    a first-line move that ataris is not penalised, nor a second-line move next to
+    stones once the board is half full."""
+    st = games.create("go", size=9, komi=7, policy=LINES).initial_state()
+    kinds = root_kinds(st)
+    for m in range(81):
+        r, c = divmod(m, 9)
+        assert kinds[m] == (-1 if min(r, c, 8 - r, 8 - c) <= 1 else 0), m
+    plain = games.create("go", size=9, komi=7, policy=0).initial_state()
+    assert set(root_kinds(plain).values()) <= {0, -1}
+    assert root_kinds(plain)[move_id(9, "A1")] == 0  # the bit is what makes it -1
+    # White B1 has the liberties A1 and C1: either is an atari, not penalised.
+    st = state_with(9, LINES, ["B2", "D1"], ["B1"], to_move=0)
+    kinds = root_kinds(st)
+    assert kinds[move_id(9, "A1")] != -1 and kinds[move_id(9, "C1")] != -1
+    assert kinds[move_id(9, "H1")] == -1
+
+
+# A working ladder: white D4 in atari (liberty D5), black C4, D3, E4, E5 around it;
+# white B7 breaks it (the ladder runs up and to the left).
+LADDER_BLACK = ["C4", "D3", "E4", "E5"]
+
+
+def test_ladder_reader_on_constructed_positions() -> None:
+    def captured(black: list[str], white: list[str], stone: str = "D4") -> bool:
+        st = state_with(9, 0, black, white, to_move=1)
+        board = go.colors(st)
+        want = ref.ladder_captured(9, board, move_id(9, stone), go.ko_point(st))
+        assert go.ladder_captures(st, stone) == want
+        return want
+
+    assert captured(LADDER_BLACK, ["D4"])
+    assert not captured(LADDER_BLACK, ["D4", "B7"])  # a ladder breaker
+    assert not captured(["C4", "D3", "E4"], ["D4"])  # three liberties after D5
+    assert not captured(LADDER_BLACK, ["D4", "B4", "C3"])  # white takes C4 instead
+    assert captured(LADDER_BLACK + ["C5"], ["D4"])  # D5 leaves one liberty
+    with pytest.raises(InvalidArgumentError):
+        go.ladder_captures(state_with(9, 0, ["C4"], ["D4"]), "D4")  # not in atari
+
+
+def test_ladder_priors_on_constructed_positions() -> None:
+    """Running from a working ladder is bad with the bit (a save, good, without it);
+    an atari that starts a working ladder is good, one that does not is left alone."""
+    # White to move with D4 in atari; black's last move put it there (at E4).
+    for bits, want in ((LADDER, -1), (0, 1)):
+        st = state_with(9, bits, ["C4", "D3", "E5"], ["D4"], to_move=0)
+        go.play_as(st, 0, "E4")
+        assert st.to_move == 1
+        assert root_kinds(st)[move_id(9, "D5")] == want
+    # Black to move: white D4 has the liberties D5 and E4; E4 starts a working ladder.
+    st = state_with(9, LADDER, ["C4", "D3", "E5"], ["D4"], to_move=0)
+    kinds = root_kinds(st)
+    assert kinds[move_id(9, "E4")] == 1
+    broken = state_with(9, LADDER, ["C4", "D3", "E5"], ["D4", "B7"], to_move=0)
+    assert root_kinds(broken)[move_id(9, "E4")] == 0
+
+
+def test_ladder_reader_matches_the_reference_on_random_positions() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for size in (7, 9):
+        for _ in range(N_POSITIONS * 2):
+            st, _ = random_position(size, 0, rng)
+            board, ko = go.colors(st), go.ko_point(st)
+            seen: set[int] = set()
+            for m in range(size * size):
+                if board[m] == EMPTY or m in seen:
+                    continue
+                stones, libs = group(size, board, m)
+                seen |= stones
+                if len(libs) == 1:
+                    want = ref.ladder_captured(size, board, m, ko)
+                    assert go.ladder_captures(st, m) == want, (go.board_text(st), m, want)
+                    checked += 1
+    assert checked >= 20
 
 
 def test_heavy_playouts_are_deterministic_and_legal_to_the_end() -> None:

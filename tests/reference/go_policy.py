@@ -142,20 +142,124 @@ def pattern_replies(size: int, board: list[int], last: int | None, color: int,
     return out
 
 
+PRIOR_LINES, PRIOR_LADDER = 16, 32
+
+
+def place(size: int, board: list[int], m: int, color: int) -> tuple[list[int], int | None] | None:
+    """The board after ``color`` plays at empty m and the simple-ko point it leaves
+    (one stone taken by a lone stone left with one liberty), or None for suicide."""
+    res = after_move(size, board, m, color)
+    if res is None:
+        return None
+    new, taken = res
+    ko = None
+    if taken == 1:
+        stones, libs = group(size, new, m)
+        if len(stones) == 1 and len(libs) == 1:
+            ko = next(q for q in neighbours(size, m) if board[q] == 3 - color and new[q] == EMPTY)
+    return new, ko
+
+
+def ladder_captured(size: int, board: list[int], stone: int, ko: int | None,
+                    steps: int = 0) -> bool:
+    """The ladder as go_policy.h states it, read exhaustively on the flood-fill board:
+    the group of ``stone`` (in atari, its colour to move) extends; with three or more
+    liberties it escapes, with one it is taken, with two the attacker tries an atari
+    at each; taking an attacker group next to it in atari escapes; 2 size + 2
+    extensions in a row count as an escape."""
+    e = board[stone]
+    a = 3 - e
+    if steps >= 2 * size + 2:
+        return False
+    stones, libs = group(size, board, stone)
+    if len(libs) != 1:
+        return False
+    for s in stones:
+        for n in neighbours(size, s):
+            if board[n] == a and len(group(size, board, n)[1]) == 1:
+                return False
+    (lib,) = libs
+    if lib == ko:
+        return True
+    res = place(size, board, lib, e)
+    if res is None:
+        return True
+    extended = res[0]
+    libs2 = group(size, extended, stone)[1]
+    if len(libs2) != 2:
+        return len(libs2) < 2
+    for x in sorted(libs2):
+        if x == res[1]:
+            continue
+        attacked = place(size, extended, x, a)
+        if attacked is not None and ladder_captured(size, attacked[0], stone, attacked[1],
+                                                    steps + 1):
+            return True
+    return False
+
+
+def line(size: int, m: int) -> int:
+    r, c = divmod(m, size)
+    return 1 + min(r, c, size - 1 - r, size - 1 - c)
+
+
+def empty_area(size: int, board: list[int], m: int) -> bool:
+    r, c = divmod(m, size)
+    return all(board[rr * size + cc] == EMPTY
+               for rr in range(max(0, r - 2), min(size, r + 3))
+               for cc in range(max(0, c - 2), min(size, c + 3)))
+
+
+def atari_targets(size: int, board: list[int], m: int, color: int) -> list[int]:
+    """A stone of each enemy group next to m whose liberties are m and one more."""
+    out = []
+    for n in neighbours(size, m):
+        if board[n] == 3 - color:
+            libs = group(size, board, n)[1]
+            if len(libs) == 2 and m in libs:
+                out.append(n)
+    return out
+
+
+def ladder_kind(size: int, board: list[int], m: int, color: int, ko: int | None) -> int:
+    targets = atari_targets(size, board, m, color)
+    res = place(size, board, m, color) if m != ko else None
+    if targets and res is not None:
+        for t in targets:
+            if len(group(size, res[0], t)[1]) == 1 and ladder_captured(size, res[0], t, res[1]):
+                return 1
+    if captures(size, board, m, color):
+        return 0
+    for n in neighbours(size, m):
+        if (board[n] == color and group(size, board, n)[1] == {m}
+                and ladder_captured(size, board, n, ko)):
+            return -1
+    return 0
+
+
 def prior_kind(size: int, board: list[int], m: int, color: int, last: int | None,
-               ko: int | None) -> int:
-    """+1 / 0 / -1 as go_prior_kinds documents."""
+               ko: int | None, bits: int = 0) -> int:
+    """+1 / 0 / -1 as go_prior_kinds documents (``bits``: PRIOR_LINES, PRIOR_LADDER)."""
     if m == size * size:
         return -1 if 4 * board.count(EMPTY) > size * size else 0
     if board[m] != EMPTY:
         return 0
     if is_own_eye(size, board, m, color) or bad_self_atari(size, board, m, color):
         return -1
-    if captures(size, board, m, color) or m in atari_replies(size, board, last, color, ko):
-        return 1
-    if last is not None and board[last] != EMPTY:
+    capture = captures(size, board, m, color)
+    save = m in atari_replies(size, board, last, color, ko)
+    kind = 1 if capture or save else 0
+    if not kind and last is not None and board[last] != EMPTY:
         lr, lc = divmod(last, size)
         r, c = divmod(m, size)
         if abs(r - lr) <= 1 and abs(c - lc) <= 1 and pattern_match(size, board, m):
-            return 1
-    return 0
+            kind = 1
+    if bits & PRIOR_LINES:
+        early = 2 * board.count(EMPTY) > size * size
+        where = line(size, m)
+        if (where <= 2 and ((where == 1 and early) or empty_area(size, board, m))
+                and not capture and not save and not atari_targets(size, board, m, color)):
+            kind = -1
+    if bits & PRIOR_LADDER:
+        kind = ladder_kind(size, board, m, color, ko) or kind
+    return kind

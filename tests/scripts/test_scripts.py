@@ -119,6 +119,40 @@ def test_match_gnugo_plot_draws_the_series(tmp_path: Path) -> None:
     assert "20.8%–93.9%" in summary.stdout, summary.stdout
 
 
+def test_go_curve_table_and_plot_read_the_budget_logs(tmp_path: Path) -> None:
+    """experiments/go_curve.py: one row per it<N>.jsonl in budget order (a later line
+    for a game wins), Wilson's interval, wins by colour; --plot draws a PNG."""
+    import json
+
+    pytest.importorskip("matplotlib")
+
+    def row(index: int, won: bool) -> str:
+        return json.dumps({"index": index, "miai_black": index % 2 == 0, "miai_won": won,
+                           "gnugo_score": "B+4.0", "miai_score": "B+4.0", "plies": 90,
+                           "seconds": 2.0})
+
+    (tmp_path / "it1000.jsonl").write_text("\n".join([row(0, True), row(1, False),
+                                                      row(1, True), row(2, False)]) + "\n")
+    (tmp_path / "it500.jsonl").write_text(row(0, False) + "\n")
+    done = run_script("experiments/go_curve.py", "--table", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(" | ") for line in done.stdout.splitlines()[2:]]
+    assert [r[0] for r in rows] == ["| 500", "| 1,000"], done.stdout
+    assert rows[1][1:6] == ["3", "2", "66.7%", "20.8%–93.9%", "1/2"], done.stdout
+    png = tmp_path / "curve.png"
+    done = run_script("experiments/go_curve.py", "--plot", str(png), "--series",
+                      f"before={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_go_priors_prints_a_rate_per_policy() -> None:
+    done = run_script("bench_go_priors.py", "--policy", "7", "55", "--positions", "2",
+                      "--iterations", "50", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[1] for line in done.stdout.splitlines()] == ["policy=7", "policy=55"]
+
+
 def test_callgrind_search_runs_its_searches_without_valgrind() -> None:
     run = run_script("callgrind_search.py", "--no-valgrind", "tictactoe:50", "hex:size=5:20")
     assert run.returncode == 0, run.stderr
