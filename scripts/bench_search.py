@@ -40,6 +40,7 @@ anything.  ``--papers`` benches the papers' algorithms in DAG mode after plain U
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import statistics
@@ -160,6 +161,12 @@ def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
+def seconds_per_sim(runs: dict[tuple[str, str], list[dict[str, Any]]],
+                    key: tuple[str, str]) -> float | None:
+    """Median CPU seconds per simulation of the runs under ``key``."""
+    return median([o["cpu"] / max(o["sims"], 1) for o in runs.get(key, [])])
+
+
 def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: int,
                max_seconds: float, os_max_seconds: float, log: Any) -> list[dict[str, Any]]:
     game = games.create_from_spec(game_spec)
@@ -196,8 +203,7 @@ def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: 
                 if has_os:
                     out = run_child("openspiel", game.spec, str(size), str(seed), "2")
                     runs.setdefault(("", "os2"), []).append(out)
-        def per_sim(key: tuple[str, str]) -> float | None:
-            return median([o["cpu"] / max(o["sims"], 1) for o in runs.get(key, [])])
+        per_sim = functools.partial(seconds_per_sim, runs)
         if run_os:
             t = per_sim(("", "openspiel"))
             os_rate, os_sims = (1.0 / t if t else None), size
