@@ -32,6 +32,11 @@ miai's: per game, at the smallest size, both sides also run with two playouts a 
 tree's leaves; then ratio = (OpenSpiel's time per simulation - its playout + miai's
 playout) / miai's time per iteration.
 
+Any game spec runs (``gdl:SHEET`` a packaged GDL rulesheet's propnet), and any search
+algorithm as a bot spec (``--algorithms``): the Go bot's search is ``--games
+go:size=9,policy=7 --algorithms rave:prior=20,knowledge=1``.  A game OpenSpiel does not
+have gets miai's figures only.
+
 ``--json FILE`` writes one record per (game, algorithm, mode, size).  ``--ci`` is a
 small run (two sizes, tiny budgets) that the test suite makes; no figure of it means
 anything.  ``--papers`` benches the papers' algorithms in DAG mode after plain UCT.
@@ -92,8 +97,19 @@ def rss_bytes() -> int:
     return 0
 
 
-def openspiel_game(game: games.Game) -> tuple[str, dict[str, Any]] | None:
-    entry = OPENSPIEL.get(game.name)
+def load_game(spec: str) -> Any:
+    """A game spec, or ``gdl:SHEET`` for a packaged GDL rulesheet (its propnet)."""
+    if spec.startswith("gdl:"):
+        from engine.gdl.game import load
+        from engine.gdl.sheets import sheet_path
+
+        name = spec[len("gdl:"):]
+        return load(sheet_path(name).read_text(), name)
+    return games.create_from_spec(spec)
+
+
+def openspiel_game(game: Any) -> tuple[str, dict[str, Any]] | None:
+    entry = OPENSPIEL.get(getattr(game, "name", ""))
     if entry is None:
         return None
     name, mapping = entry
@@ -112,7 +128,7 @@ def child_miai(game_spec: str, spec_text: str, mode: str, size: int, seed: int,
                leaf: int) -> dict[str, Any]:
     import engine.search as search
 
-    state = games.create_from_spec(game_spec).initial_state()
+    state = load_game(game_spec).initial_state()
     spec = parse_spec(spec_text)
     algorithm = search.algorithm_from_spec(spec.name, dict(spec.params))
     gc.collect()
@@ -169,7 +185,8 @@ def seconds_per_sim(runs: dict[tuple[str, str], list[dict[str, Any]]],
 
 def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: int,
                max_seconds: float, os_max_seconds: float, log: Any) -> list[dict[str, Any]]:
-    game = games.create_from_spec(game_spec)
+    game = load_game(game_spec)
+    spec = game_spec if game_spec.startswith("gdl:") else game.spec  # how records name it
     has_os = openspiel_game(game) is not None
     try:
         import pyspiel  # noqa: F401
@@ -191,18 +208,17 @@ def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: 
             for algo in algorithms:
                 modes = ("dag", "tree") if algo == algorithms[0] else ("dag",)
                 for mode in modes:
-                    out = run_child("miai", game.spec, algo, mode, str(size), str(seed), "1")
+                    out = run_child("miai", spec, algo, mode, str(size), str(seed), "1")
                     runs.setdefault((algo, mode), []).append(out)
             if run_os:
-                out = run_child("openspiel", game.spec, str(size), str(seed), "1")
+                out = run_child("openspiel", spec, str(size), str(seed), "1")
                 runs.setdefault(("", "openspiel"), []).append(out)
-            if i == 0:  # one playout from the leaves, on both sides (see the docstring)
-                out = run_child("miai", game.spec, algorithms[0], "dag", str(size), str(seed),
+            if i == 0 and has_os:  # one playout from the leaves, both sides (docstring)
+                out = run_child("miai", spec, algorithms[0], "dag", str(size), str(seed),
                                 "2")
                 runs.setdefault(("", "miai2"), []).append(out)
-                if has_os:
-                    out = run_child("openspiel", game.spec, str(size), str(seed), "2")
-                    runs.setdefault(("", "os2"), []).append(out)
+                out = run_child("openspiel", spec, str(size), str(seed), "2")
+                runs.setdefault(("", "os2"), []).append(out)
         per_sim = functools.partial(seconds_per_sim, runs)
         if run_os:
             t = per_sim(("", "openspiel"))
@@ -221,7 +237,7 @@ def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: 
             rate = 1.0 / t if t else None
             last = outs[-1]
             rec: dict[str, Any] = {
-                "game": game.spec, "algorithm": algo, "mode": mode, "size": size,
+                "game": spec, "algorithm": algo, "mode": mode, "size": size,
                 "runs": len(outs), "miai_sims_per_s": rate,
                 "openspiel_sims_per_s": os_rate, "openspiel_sims": os_sims,
                 "ratio": rate / os_rate if rate and os_rate else None,
@@ -233,7 +249,7 @@ def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: 
                 "nodes": last["nodes"], "edges": last["edges"],
                 "edges_per_node": last["edges"] / max(last["nodes"], 1),
                 "cpu_seconds": median([o["cpu"] for o in outs]),
-                "note": DIFFERENT_WORK.get(game.name, ""),
+                "note": DIFFERENT_WORK.get(game.name, "") if has_os else "",
             }
             if t and os_rate and len(playout_cost) == 2:
                 rec["ratio_same_playout"] = (1.0 / os_rate - playout_cost["openspiel"]
@@ -258,7 +274,8 @@ def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: 
 
 
 def _num(v: float | None, fmt: str) -> str:
-    return "n/a" if v is None else format(v, fmt)
+    width = int("".join(c for c in fmt.split(".")[0].split(",")[0] if c.isdigit()) or 0)
+    return "n/a".rjust(width) if v is None else format(v, fmt)
 
 
 HEADER = (f"{'game':22s} {'algorithm':18s} {'mode':4s} {'size':>9s} {'miai sim/s':>11s} "
