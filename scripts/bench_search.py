@@ -292,6 +292,35 @@ def format_row(r: dict[str, Any]) -> str:
             f"{_num(r['alloc_bytes_per_edge'], '7.1f')} {r['edges_per_node']:6.2f}{os_at}")
 
 
+def markdown(records: list[dict[str, Any]], at: int = 500_000) -> str:
+    """One row per (game, algorithm, mode): the smallest size, ``at`` and the largest
+    (sims/s and the ratio to OpenSpiel; "*": OpenSpiel's rate from a smaller size), with
+    the memory at the largest size."""
+    def cell(r: dict[str, Any] | None, key: str, fmt: str) -> str:
+        if r is None or r.get(key) is None:
+            return "–"
+        mark = "*" if key.startswith("ratio") and r["openspiel_sims"] != r["size"] else ""
+        return format(r[key], fmt) + mark
+    rows = ["| game | algorithm | mode | 20k sims/s | ×OS | 500k sims/s | ×OS | same playout "
+            "×OS | largest | sims/s | ×OS | B/edge | B/node | edges/node |",
+            "|" + "---|" * 14]
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        groups.setdefault((r["game"], r["algorithm"], r["mode"]), []).append(r)
+    for (game, algo, mode), rs in groups.items():
+        rs.sort(key=lambda r: r["size"])
+        small, big = rs[0], rs[-1]
+        mid = next((r for r in rs if r["size"] == at), None)
+        rows.append(
+            f"| {game} | {algo} | {mode} | {cell(small, 'miai_sims_per_s', ',.0f')} | "
+            f"{cell(small, 'ratio', '.1f')} | {cell(mid, 'miai_sims_per_s', ',.0f')} | "
+            f"{cell(mid, 'ratio', '.1f')} | {cell(mid, 'ratio_same_playout', '.1f')} | "
+            f"{big['size']:,} | {cell(big, 'miai_sims_per_s', ',.0f')} | "
+            f"{cell(big, 'ratio', '.1f')} | {cell(big, 'bytes_per_edge', '.1f')} | "
+            f"{cell(big, 'bytes_per_node', '.0f')} | {cell(big, 'edges_per_node', '.2f')} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", nargs="+", default=DEFAULT_GAMES, help="game specs")
@@ -310,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ci", action="store_true",
                    help="a small run for the test suite (the figures mean nothing)")
     p.add_argument("--json", metavar="FILE", help="write the records as JSON")
+    p.add_argument("--markdown", nargs="+", metavar="JSON",
+                   help="print the records of these --json files as a Markdown table")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -321,6 +352,9 @@ def main(argv: list[str] | None = None) -> int:
             g, size, seed, rollouts = rest
             out = child_openspiel(g, int(size), int(seed), int(rollouts))
         print(json.dumps(out))
+        return 0
+    if args.markdown:
+        print(markdown([r for f in args.markdown for r in json.loads(Path(f).read_text())]))
         return 0
     if args.papers:
         args.algorithms = ["uct", *PAPER_ALGORITHMS]
