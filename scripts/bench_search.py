@@ -251,9 +251,10 @@ def bench_game(game_spec: str, algorithms: list[str], sizes: list[int], rounds: 
                 "cpu_seconds": median([o["cpu"] for o in outs]),
                 "note": DIFFERENT_WORK.get(game.name, "") if has_os else "",
             }
-            if t and os_rate and len(playout_cost) == 2:
-                rec["ratio_same_playout"] = (1.0 / os_rate - playout_cost["openspiel"]
-                                             + playout_cost["miai"]) / t
+            os_search = (1.0 / os_rate - playout_cost["openspiel"]
+                         if os_rate and len(playout_cost) == 2 else 0.0)
+            if t and os_search > 0:  # else the two rates' noise swamps the difference
+                rec["ratio_same_playout"] = (os_search + playout_cost["miai"]) / t
             records.append(rec)
             print(format_row(rec), file=log, flush=True)
         first = per_sim((algorithms[0], "dag"))
@@ -297,7 +298,7 @@ def markdown(records: list[dict[str, Any]], at: int = 500_000) -> str:
     (sims/s and the ratio to OpenSpiel; "*": OpenSpiel's rate from a smaller size), with
     the memory at the largest size."""
     def cell(r: dict[str, Any] | None, key: str, fmt: str) -> str:
-        if r is None or r.get(key) is None:
+        if r is None or r.get(key) is None or r[key] <= 0:  # <= 0: see bench_game
             return "–"
         mark = "*" if key.startswith("ratio") and r["openspiel_sims"] != r["size"] else ""
         return format(r[key], fmt) + mark
