@@ -161,6 +161,7 @@ void miai_dag_free(miai_dag *d) {
 void miai_dag_clear(miai_dag *d) {
     d->n_nodes = 0;
     d->n_edges = 0;
+    d->live_edges = 0;
     d->n_links = 0;
     d->n_in = 0;
     d->root = MIAI_NIL;
@@ -200,7 +201,7 @@ static void parents_rebuild(miai_dag *d) {
             uint32_t c = d->edges[x->first_edge + k].child;
             if (c != MIAI_NIL) miai_dag_add_parent(d, c, i, x->first_edge + k);
         }
-        for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
+        for (uint32_t l = miai_dag_first_link(x); l != MIAI_NIL; l = miai_dag_link_next(d, l))
             miai_dag_add_parent(d, miai_dag_link_child(d, l), i, MIAI_FROM_LINK | l);
     }
 }
@@ -264,8 +265,127 @@ int miai_dag_expand(miai_dag *d, const miai_game *g, const void *state, uint32_t
         }
     }
     d->n_edges = first + count;
+    d->live_edges += count;
     d->nodes[node].first_edge = first;
     d->nodes[node].n_edges = count;
+    return MIAI_OK;
+}
+
+int miai_dag_expand_lazy(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                         miai_move *moves) {
+    if (d->nodes[node].first_edge != MIAI_NIL) return MIAI_OK;
+    const miai_head *h = miai_chead_of(state);
+    if (h->to_move == MIAI_NOBODY || h->to_move == MIAI_SIMULTANEOUS ||
+        h->ply >= g->facts.max_plies)
+        return miai_dag_expand(d, g, state, node, moves);
+    uint32_t n = g->ops->legal(g, state, (uint32_t)h->to_move, moves);
+    if (n < 2 || n >= MIAI_DAG_LAZY) return miai_dag_expand(d, g, state, node, moves);
+    uint32_t first = d->n_edges, room = miai_dag_lazy_room(0, n);
+    if (grow_edges(d, (uint64_t)first + room) != MIAI_OK) {
+        d->refused++;
+        return MIAI_ENOMEM;
+    }
+    d->n_edges = first + room;
+    d->nodes[node].first_edge = first;
+    d->nodes[node].n_edges = 0;
+    d->nodes[node].joint = MIAI_DAG_LAZY | n;
+    return MIAI_OK;
+}
+
+/* Sort the n edges from `first` into the order of moves[0 .. n) (each move once). */
+static void sort_by_moves(miai_dag *d, uint32_t first, const miai_move *moves, uint32_t n) {
+    miai_edge *e = d->edges + first;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i;
+        while (j < n && e[j].move != moves[i]) j++;
+        if (j < n && j != i) {
+            miai_edge t = e[i];
+            e[i] = e[j];
+            e[j] = t;
+        }
+    }
+}
+
+uint32_t miai_dag_lazy_add(miai_dag *d, uint32_t node, const miai_move *moves,
+                           uint32_t n_legal, uint32_t index, uint32_t role) {
+    miai_node *x = &d->nodes[node];
+    uint32_t count = miai_dag_lazy_count(x), have = x->n_edges;
+    if (have >= count || n_legal != count || index >= n_legal) return MIAI_NIL;
+    if (have == miai_dag_lazy_room(have, count)) { /* full: a block twice the room */
+        uint32_t room = miai_dag_lazy_room(have + 1, count), to = d->n_edges;
+        if (grow_edges(d, (uint64_t)to + room) != MIAI_OK) {
+            d->refused++;
+            return MIAI_NIL;
+        }
+        x = &d->nodes[node];
+        if (have) memcpy(&d->edges[to], &d->edges[x->first_edge], (size_t)have * sizeof(miai_edge));
+        x->first_edge = to;
+        d->n_edges = to + room;
+    }
+    miai_edge *e = &d->edges[x->first_edge + have];
+    memset(e, 0, sizeof *e);
+    e->move = moves[index];
+    e->child = MIAI_NIL;
+    e->flags = role << MIAI_EDGE_ROLE_SHIFT;
+    e->alg_b = (float)index;
+    x->n_edges = have + 1;
+    d->live_edges++;
+    if (x->n_edges < count) return x->first_edge + have;
+    /* Complete: the legal order, as miai_dag_expand would have made it. */
+    sort_by_moves(d, x->first_edge, moves, count);
+    for (uint32_t i = 0; i < count; i++) d->edges[x->first_edge + i].alg_b = 0.0f;
+    x->joint = MIAI_NIL;
+    return x->first_edge + index;
+}
+
+int miai_dag_complete(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                      miai_move *moves) {
+    miai_node *x = &d->nodes[node];
+    if (!miai_dag_lazy(x)) return MIAI_OK;
+    const miai_head *h = miai_chead_of(state);
+    uint32_t role = (uint32_t)h->to_move, have = x->n_edges;
+    uint32_t n = g->ops->legal(g, state, role, moves);
+    /* The legal moves the node lacks, then the whole block: legal order, then the
+     * edges whose move is not legal here (another history's: kept, with their stats). */
+    uint32_t extra = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = 0;
+        while (j < have && d->edges[x->first_edge + j].move != moves[i]) j++;
+        if (j == have) extra++;
+    }
+    uint32_t total = have + extra, to = d->n_edges;
+    if (grow_edges(d, (uint64_t)to + total) != MIAI_OK) {
+        d->refused++;
+        return MIAI_ENOMEM;
+    }
+    x = &d->nodes[node];
+    miai_edge *out = &d->edges[to];
+    const miai_edge *old = &d->edges[x->first_edge];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = 0;
+        while (j < have && old[j].move != moves[i]) j++;
+        if (j < have) {
+            out[k] = old[j];
+        } else {
+            memset(&out[k], 0, sizeof out[k]);
+            out[k].move = moves[i];
+            out[k].child = MIAI_NIL;
+            out[k].flags = role << MIAI_EDGE_ROLE_SHIFT;
+        }
+        k++;
+    }
+    for (uint32_t j = 0; j < have; j++) {
+        uint32_t i = 0;
+        while (i < n && moves[i] != old[j].move) i++;
+        if (i == n) out[k++] = old[j];
+    }
+    for (uint32_t i = 0; i < total; i++) out[i].alg_b = 0.0f;
+    x->first_edge = to;
+    x->n_edges = total;
+    x->joint = MIAI_NIL;
+    d->n_edges = to + total;
+    d->live_edges += extra;
     return MIAI_OK;
 }
 
@@ -306,7 +426,7 @@ static void mark_reachable(miai_dag *d, uint32_t root, uint32_t *stack) {
                 stack[top++] = c;
             }
         }
-        for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(d, l)) {
+        for (uint32_t l = miai_dag_first_link(x); l != MIAI_NIL; l = miai_dag_link_next(d, l)) {
             uint32_t c = miai_dag_link_child(d, l);
             if (!d->nodes[c].mark) {
                 d->nodes[c].mark = 1;
@@ -319,6 +439,12 @@ static void mark_reachable(miai_dag *d, uint32_t root, uint32_t *stack) {
 typedef struct {
     uint32_t first, node;
 } edge_block;
+
+/* Edges a node's block holds room for: its edges, or a lazy node's room. */
+static uint32_t block_room(const miai_node *x) {
+    return miai_dag_lazy(x) ? miai_dag_lazy_room(x->n_edges, miai_dag_lazy_count(x))
+                            : x->n_edges;
+}
 
 static int block_order(const void *a, const void *b) {
     uint32_t x = ((const edge_block *)a)->first, y = ((const edge_block *)b)->first;
@@ -353,6 +479,7 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
             if (e->child != MIAI_NIL) e->child = d->nodes[e->child].mark;
         }
         /* Copy this node's joint links into the new link arena, order kept. */
+        if (miai_dag_lazy(x)) continue; /* no links: `joint` is its move count */
         uint32_t head = MIAI_NIL, *prev_next = &head;
         for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(d, l)) {
             uint32_t *dst = links + (uint64_t)n_links * d->link_stride;
@@ -368,10 +495,10 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
     }
     /* Nodes move down in index order; edge blocks (allocated when a node is expanded,
      * so not in node order) move down in the order of their old position. */
-    uint32_t root = d->nodes[new_root].mark, n_edges = 0, n_blocks = 0;
+    uint32_t root = d->nodes[new_root].mark, n_edges = 0, n_blocks = 0, live = 0;
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         const miai_node *x = &d->nodes[i];
-        if (x->mark != MIAI_NIL && x->first_edge != MIAI_NIL && x->n_edges)
+        if (x->mark != MIAI_NIL && x->first_edge != MIAI_NIL && block_room(x))
             blocks[n_blocks++] = (edge_block){.first = x->first_edge, .node = x->mark};
     }
     qsort(blocks, n_blocks, sizeof *blocks, block_order);
@@ -388,15 +515,18 @@ int miai_dag_reroot(miai_dag *d, uint32_t new_root) {
             memmove(&d->edges[n_edges], &d->edges[x->first_edge],
                     (size_t)x->n_edges * sizeof(miai_edge));
         x->first_edge = n_edges;
-        n_edges += x->n_edges;
+        n_edges += block_room(x);
+        live += x->n_edges;
     }
     for (uint32_t i = 0; i < kept; i++)  /* expanded leaves keep a valid (empty) block */
-        if (d->nodes[i].first_edge != MIAI_NIL && d->nodes[i].n_edges == 0)
+        if (d->nodes[i].first_edge != MIAI_NIL && d->nodes[i].n_edges == 0 &&
+            !miai_dag_lazy(&d->nodes[i]))
             d->nodes[i].first_edge = n_edges;
     free(blocks);
     d->root = root;
     d->n_nodes = kept;
     d->n_edges = n_edges;
+    d->live_edges = live;
     free(d->links);
     d->links = links;
     d->n_links = n_links;

@@ -82,7 +82,8 @@ typedef struct {
     miai_node *nodes;
     uint32_t n_nodes, cap_nodes;
     miai_edge *edges;
-    uint32_t n_edges, cap_edges;
+    uint32_t n_edges, cap_edges;  /* arena used (edges, lazy room, moved blocks' holes) */
+    uint32_t live_edges;  /* edges of the nodes (what the search made) */
     uint32_t *table;      /* DAG mode: open addressing, node index or MIAI_NIL */
     uint32_t table_mask;  /* table size - 1 (size = 2 * cap_nodes, a power of two) */
     uint32_t *links;      /* joint links: [child, next, offset per role] */
@@ -117,6 +118,50 @@ int miai_dag_expand(miai_dag *d, const miai_game *g, const void *state, uint32_t
 static inline bool miai_dag_expanded(const miai_dag *d, uint32_t node) {
     return d->nodes[node].first_edge != MIAI_NIL;
 }
+
+/* Lazy edges (a policy with lazy_edges: plain UCT).  A lazy node is an expanded
+ * alternating node whose edges exist only for the moves the search has taken: its
+ * `joint` field holds MIAI_DAG_LAZY | (number of legal moves) instead of a link, its
+ * n_edges the edges made so far, in the order they were made, in a block of room
+ * miai_dag_lazy_room(n_edges, count) (powers of two from 2, at most count), moved to
+ * the arena's end when full.  The edge that completes the block sorts it into the
+ * legal moves' order and the node becomes an ordinary (eager) one: from then on both
+ * are the same.  The root is never lazy (miai_dag_complete). */
+#define MIAI_DAG_LAZY 0x80000000u
+static inline bool miai_dag_lazy(const miai_node *x) {
+    return x->joint != MIAI_NIL && (x->joint & MIAI_DAG_LAZY);
+}
+static inline uint32_t miai_dag_lazy_count(const miai_node *x) {
+    return x->joint & ~MIAI_DAG_LAZY;
+}
+/* The node's first joint link (MIAI_NIL at a lazy node: it has none). */
+static inline uint32_t miai_dag_first_link(const miai_node *x) {
+    return miai_dag_lazy(x) ? MIAI_NIL : x->joint;
+}
+static inline uint32_t miai_dag_lazy_room(uint32_t n_edges, uint32_t count) {
+    uint32_t room = 2;
+    while (room < n_edges) room *= 2;
+    return room < count ? room : count;
+}
+/* Expand `node` lazily: no edges yet, room for two; as miai_dag_expand otherwise (a
+ * terminal state, the ply cap, or no legal move gives an ordinary empty node). */
+int miai_dag_expand_lazy(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                         miai_move *moves);
+/* Add the edge of legal move `index` (moves[index]; moves = the node's n_legal legal
+ * moves, n_legal == its count) to lazy node `node`, moving its block to the arena's
+ * end when full; the edge that completes the node sorts the block into the legal
+ * order (and clears the edges' alg_b, where a lazy block keeps each edge's legal
+ * index).  Returns the new edge's index, or MIAI_NIL when edge memory is short
+ * (nothing changed).  The node's first edge or its order may change: a caller holding
+ * edge indices of this node re-finds them by move. */
+uint32_t miai_dag_lazy_add(miai_dag *d, uint32_t node, const miai_move *moves,
+                           uint32_t n_legal, uint32_t index, uint32_t role);
+/* Make a lazy node an ordinary one: one edge per legal move of `state` (role `role`),
+ * in their order, the edges made so far kept (with their statistics), followed by any
+ * edge whose move is not legal in `state`.  MIAI_ENOMEM (unchanged) when memory is
+ * short. */
+int miai_dag_complete(miai_dag *d, const miai_game *g, const void *state, uint32_t node,
+                      miai_move *moves);
 
 /* Joint links of a simultaneous node: offsets[r] is role r's edge, relative to the
  * node's first edge. */

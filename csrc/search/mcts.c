@@ -174,14 +174,18 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
             break;
         }
         if (!miai_dag_expanded(d, node)) { /* second visit: the leaf gets its edges */
-            if (miai_dag_expand(d, g, s->work, node, s->moves) != MIAI_OK) {
+            /* Lazy edges move and reorder blocks: not with in-links, which name edges. */
+            int rc = s->policy.ops->lazy_edges && !d->track_parents && node != d->root
+                         ? miai_dag_expand_lazy(d, g, s->work, node, s->moves)
+                         : miai_dag_expand(d, g, s->work, node, s->moves);
+            if (rc != MIAI_OK) {
                 p->leaf = node; /* edge memory short: sample from here */
                 break;
             }
             if (s->policy.ops->on_expand) s->policy.ops->on_expand(&s->policy, s, node);
         }
         const miai_node *x = &d->nodes[node];
-        if (x->n_edges == 0) {
+        if (x->n_edges == 0 && !miai_dag_lazy(x)) {
             p->leaf = node;
             break;
         }
@@ -262,9 +266,10 @@ int miai_mcts_init(miai_search *s) {
     const miai_game_facts *f = &s->game->facts;
     s->work = malloc(f->state_size);
     s->moves = malloc(sizeof(miai_move) * (f->max_legal ? f->max_legal : 1));
+    s->taken = malloc(f->max_legal ? f->max_legal : 1);
     s->path.cap = (f->max_plies + 2) * f->n_roles;
     s->path.steps = malloc(sizeof(miai_step) * s->path.cap);
-    if (!s->work || !s->moves || !s->path.steps) return MIAI_ENOMEM;
+    if (!s->work || !s->moves || !s->taken || !s->path.steps) return MIAI_ENOMEM;
     if (s->cfg.leaf_playouts > 1 && !(s->leaf = malloc(f->state_size))) return MIAI_ENOMEM;
     return miai_mcts_set_root(s, MIAI_NIL);
 }
@@ -277,6 +282,8 @@ void miai_mcts_done(miai_search *s) {
     s->root_role_cap = 0;
     free(s->work);
     free(s->moves);
+    free(s->taken);
+    s->taken = NULL;
     free(s->path.steps);
     free(s->leaf);
     s->leaf = NULL;
@@ -321,6 +328,8 @@ int miai_mcts_set_root(miai_search *s, uint32_t hint) {
     if (node == MIAI_NIL && d->n_nodes) node = miai_dag_lookup(d, h->key, h->key2);
     int rc = MIAI_OK;
     if (node != MIAI_NIL) rc = miai_dag_reroot(d, node);
+    if (node != MIAI_NIL && rc == MIAI_OK && miai_dag_lazy(&d->nodes[d->root]))
+        rc = miai_dag_complete(d, s->game, s->root_state, d->root, s->moves); /* (dag.h) */
     if (node != MIAI_NIL && rc == MIAI_OK) {
         prune_foreign_root_edges(s);
         if (s->policy.ops->on_reroot) s->policy.ops->on_reroot(&s->policy, s);

@@ -45,6 +45,7 @@ struct miai_search {
     uint8_t *root_state;    /* the root position */
     uint8_t *work;          /* the descent/playout state */
     miai_move *moves;       /* scratch: room for facts.max_legal */
+    uint8_t *taken;         /* scratch: facts.max_legal flags (lazy edges) */
     miai_path path;
     atomic_bool stop;
     uint64_t iterations;    /* all runs */

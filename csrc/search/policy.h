@@ -62,6 +62,9 @@ typedef struct {
 typedef struct miai_policy_ops {
     const char *name;
     uint32_t track_parents;  /* 1: the dag keeps in-edge lists (UCD's ancestors) */
+    uint32_t lazy_edges;     /* 1: nodes below the root get edges as the policy takes
+                                them (dag.h, "Lazy edges"; the policy's select must
+                                handle lazy nodes) */
     int (*init)(miai_policy *p, miai_search *s);          /* optional */
     void (*destroy)(miai_policy *p);                       /* optional */
     uint32_t (*select)(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,

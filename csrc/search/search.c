@@ -122,7 +122,7 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->iterations = s->iterations;
     out->root_iterations = s->root_iterations;
     out->nodes = s->dag.n_nodes;
-    out->edges = s->dag.n_edges;
+    out->edges = s->dag.live_edges;
     out->root = s->dag.root;
     out->playouts = s->playouts;
     out->max_nodes = s->dag.max_nodes;
@@ -204,7 +204,7 @@ int miai_search_node(const miai_search *s, uint32_t node, miai_node_stats *out) 
     out->n = x->n;
     out->n_edges = x->n_edges;
     out->n_links = 0;
-    for (uint32_t l = x->joint; l != MIAI_NIL; l = miai_dag_link_next(&s->dag, l))
+    for (uint32_t l = miai_dag_first_link(x); l != MIAI_NIL; l = miai_dag_link_next(&s->dag, l))
         out->n_links++;
     return MIAI_OK;
 }
@@ -214,12 +214,14 @@ int miai_search_node_links(const miai_search *s, uint32_t node, uint32_t *childr
     if (!s || !children || !offsets || !n || node >= s->dag.n_nodes) return MIAI_EINVAL;
     const miai_dag *d = &s->dag;
     uint32_t count = 0;
-    for (uint32_t l = d->nodes[node].joint; l != MIAI_NIL; l = miai_dag_link_next(d, l))
+    for (uint32_t l = miai_dag_first_link(&d->nodes[node]); l != MIAI_NIL;
+         l = miai_dag_link_next(d, l))
         count++;
     *n = count;
     if (cap < count) return MIAI_EINVAL;
     uint32_t i = 0;
-    for (uint32_t l = d->nodes[node].joint; l != MIAI_NIL; l = miai_dag_link_next(d, l)) {
+    for (uint32_t l = miai_dag_first_link(&d->nodes[node]); l != MIAI_NIL;
+         l = miai_dag_link_next(d, l)) {
         children[i] = miai_dag_link_child(d, l);
         memcpy(offsets + (uint64_t)i * d->n_roles, miai_dag_link_offsets(d, l),
                d->n_roles * sizeof *offsets);

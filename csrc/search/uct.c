@@ -20,6 +20,7 @@
  * are the same either way.
  */
 #include <math.h>
+#include <string.h>
 
 #include "algos.h"
 #include "uct_cache.h"
@@ -72,9 +73,70 @@ static uint32_t uct_select_pruned(miai_policy *p, miai_search *s, uint32_t first
     return uct_argmax(s, first, count, skip_pruned, miai_ucb_factor(&s->ucb, p->cfg.c, parent));
 }
 
+/* Edge indices of `node` held in the path (a position met twice in one descent) to
+ * moves (before), and back to the node's edges after its block moved or was sorted. */
+static void path_edges_to_moves(miai_search *s, uint32_t node) {
+    for (uint32_t i = 0; i < s->path.len; i++)
+        if (s->path.steps[i].node == node)
+            s->path.steps[i].edge = s->dag.edges[s->path.steps[i].edge].move;
+}
+
+static void path_moves_to_edges(miai_search *s, uint32_t node) {
+    const miai_node *x = &s->dag.nodes[node];
+    for (uint32_t i = 0; i < s->path.len; i++) {
+        miai_step *st = &s->path.steps[i];
+        if (st->node != node) continue;
+        uint32_t e = x->first_edge;
+        while (e < x->first_edge + x->n_edges && s->dag.edges[e].move != st->edge) e++;
+        st->edge = e;
+    }
+}
+
+/* A lazy node (dag.h, "Lazy edges"): its edges so far have n = 1 each, so eager UCT
+ * would be filling (uct_cache.h): one draw k below the unvisited count, and the k-th
+ * unvisited edge in the legal order.  The same draw picks the k-th legal move without
+ * an edge, which then gets one: the same choice, the same rng.  Anything else (a legal
+ * list that differs from the node's, a count other than 1) completes the node and
+ * returns MIAI_NIL: the eager selection decides. */
+static uint32_t uct_select_lazy(miai_search *s, uint32_t node, uint32_t role) {
+    miai_dag *d = &s->dag;
+    const miai_game *g = s->game;
+    uint32_t n_legal = g->ops->legal(g, s->work, role, s->moves);
+    const miai_node *x = &d->nodes[node];
+    uint32_t count = miai_dag_lazy_count(x), have = x->n_edges;
+    bool same = n_legal == count;
+    if (same) memset(s->taken, 0, n_legal);
+    for (uint32_t i = 0; same && i < have; i++) {
+        const miai_edge *e = &d->edges[x->first_edge + i];
+        uint32_t at = (uint32_t)e->alg_b;
+        same = at < n_legal && s->moves[at] == e->move && e->n == 1 && !s->taken[at];
+        if (same) s->taken[at] = 1;
+    }
+    bool held = false;
+    for (uint32_t i = 0; i < s->path.len && !held; i++) held = s->path.steps[i].node == node;
+    if (held) path_edges_to_moves(s, node);
+    uint32_t chosen = MIAI_NIL;
+    if (same) {
+        uint32_t k = miai_rng_below(&s->rng, count - have), j = 0;
+        while (s->taken[j] || k-- != 0) j++;
+        chosen = miai_dag_lazy_add(d, node, s->moves, n_legal, j, role);
+        if (chosen == MIAI_NIL) /* edge memory short: an edge it has (the budget rule) */
+            chosen = have ? d->nodes[node].first_edge : MIAI_NIL;
+    } else {
+        (void)miai_dag_complete(d, g, s->work, node, s->moves);
+    }
+    if (held) path_moves_to_edges(s, node);
+    return chosen;
+}
+
 static uint32_t uct_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                            uint32_t count, uint32_t role) {
-    (void)role;
+    if (miai_dag_lazy(&s->dag.nodes[node])) {
+        uint32_t lazy = uct_select_lazy(s, node, role);
+        if (lazy != MIAI_NIL) return lazy;
+        first = s->dag.nodes[node].first_edge;
+        count = s->dag.nodes[node].n_edges;
+    }
     uint32_t chosen = miai_uct_select_fast(s, p->cfg.c, node, first, count, false);
     if (chosen != MIAI_NIL) return chosen;
     const miai_edge *edges = s->dag.edges;
@@ -125,6 +187,7 @@ static void uct_on_reroot(miai_policy *p, miai_search *s) {
 
 const miai_policy_ops miai_uct_policy = {
     .name = "uct",
+    .lazy_edges = 1,
     .select = uct_select,
     .on_reroot = uct_on_reroot,
     .backup = uct_backup,

@@ -1,4 +1,4 @@
-"""The selfplay, play and analyse commands, and scripts/bench_search.py --quick."""
+"""The selfplay, play and analyse commands, and scripts/bench_search.py --ci."""
 
 from __future__ import annotations
 
@@ -204,16 +204,15 @@ def test_cli_in_a_subprocess() -> None:
     assert bad.returncode == 1 and "miai:" in bad.stderr and "Traceback" not in bad.stderr
 
 
-def test_bench_search_quick_runs() -> None:
+def test_bench_search_ci_runs() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    full = os.environ.get("MIAI_FULL") == "1"
-    argv = [] if full else ["--games", "tictactoe"]
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "bench_search.py"), "--quick", *argv],
+        [sys.executable, str(ROOT / "scripts" / "bench_search.py"), "--ci", "--games",
+         "tictactoe"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "playout/s" in proc.stdout and "tictactoe" in proc.stdout
+    assert "miai sim/s" in proc.stdout and "tictactoe" in proc.stdout
 
 
 def test_bots_lists_the_bots(capsys: pytest.CaptureFixture[str]) -> None:

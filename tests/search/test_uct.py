@@ -105,9 +105,12 @@ def test_selection_matches_python_reference(mode: str, c: float) -> None:
 
 
 def graph(search: Search) -> list[list[tuple[int, int | None, int, float, bool]]]:
-    """Every node's edges: move, child, visits, payoff sum, pruned."""
+    """Every node's visited edges, by move: move, child, visits, payoff sum, pruned.
+    (Plain UCT makes a node's edges as it takes them -- docs/search.md, "Lazy edges" --
+    so the unvisited moves of a node below the root have no edge there.)"""
     return [
-        [(e.move, e.child, e.visits, e.sum, e.pruned) for e in search.node_edges(k)]
+        sorted((e.move, e.child, e.visits, e.sum, e.pruned) for e in search.node_edges(k)
+               if e.visits or e.child is not None)
         for k in range(search.info()["nodes"])
     ]
 
