@@ -379,8 +379,9 @@ class GtpEngine:
         thinker = self._thinker
         if thinker is None:
             return
-        if before.to_move != role or before.is_terminal():
-            thinker.reset(self.session.game)  # implicit pass or clean-up: resync
+        if (before.to_move != role or before.is_terminal()
+                or self.session.state.ply != before.ply + 1):
+            thinker.reset(self.session.game)  # implicit pass, clean-up or rebase: resync
             return
         try:
             ok = thinker.advance(move, timeout=PAUSE_SECONDS, before=before)
