@@ -88,28 +88,44 @@ def passing_wins(session: GoSession, state: State, role: int) -> bool:
     return margin > 0 if role == 0 else margin < 0
 
 
-def cleanup_move(session: GoSession, state: State, move: int, report: Any) -> int:
-    """Under kgs-genmove_cleanup, do not pass while dead opponent stones remain:
-    take the most visited non-pass move, or any legal move next to them."""
-    if move != session.pass_move:
-        return move
+def dead_opponent_stones(state: State, role: int) -> set[int]:
+    """The opponent's stones (of ``role``) that the estimate gives up."""
     from engine import go
 
-    opponent = go.WHITE if state.to_move == 0 else go.BLACK
+    opponent = go.WHITE if role == 0 else go.BLACK
     board = go.colors(state)
-    dead = {p for p in dead_stones(state) if board[p] == opponent}
+    return {p for p in dead_stones(state) if board[p] == opponent}
+
+
+def cleanup_move(session: GoSession, state: State, move: int, report: Any) -> int:
+    """Under clean-up, do not pass while dead opponent stones remain: instead of a
+    pass, or of any move when the opponent just passed (no threat to answer), a legal
+    move on a liberty of theirs (the most visited such move when the search saw one),
+    else the most visited non-pass move."""
+    opponent_passed = bool(session.moves) and session.moves[-1][1] == session.pass_move
+    if move != session.pass_move and not opponent_passed:
+        return move
+    dead = dead_opponent_stones(state, state.to_move)
     if not dead:
         return move
     legal = set(state.legal_moves()) - {session.pass_move}
-    if report is not None:
-        for stats in report.moves:
-            if stats.move in legal:
-                return int(stats.move)
     size = session.size
+    near: list[int] = []  # legal points next to dead stones
     for p in sorted(dead):
         r, c = divmod(p, size)
         for q in (p - size if r else -1, p + size if r < size - 1 else -1,
                   p - 1 if c else -1, p + 1 if c < size - 1 else -1):
-            if q in legal:
-                return q
+            if q in legal and q not in near:
+                near.append(q)
+    ranked = [int(s.move) for s in report.moves] if report is not None else []
+    for q in ranked:
+        if q in near:
+            return q
+    if near:
+        return near[0]
+    if move != session.pass_move:
+        return move
+    for q in ranked:
+        if q in legal:
+            return q
     return move

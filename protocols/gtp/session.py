@@ -142,6 +142,27 @@ class GoSession:
         tm = self.state.to_move
         return tm if tm >= 0 else len(self.moves) % 2
 
+    def both_passed(self) -> bool:
+        """The game stands ended by two passes (play may still go on: clean-up)."""
+        return self.state.is_terminal()
+
+    def in_cleanup(self) -> bool:
+        """Two consecutive passes were played some time in this game (KGS's clean-up
+        phase: dead stones are captured before the final two passes)."""
+        return any(a == b == self.pass_move
+                   for (_, a), (_, b) in zip(self.moves, self.moves[1:], strict=False))
+
+    def continuation(self, role: int) -> State | None:
+        """After two passes: the position from which ``role`` goes on playing (before
+        the final pass, or before both), with ``role`` to move; None if neither is."""
+        for back in (1, 2):
+            if len(self.moves) < back:
+                break
+            state = self._replay(self.game, self.setup, self.moves[:-back], self.first)
+            if not state.is_terminal() and state.to_move == role:
+                return state
+        return None
+
     def moves_left_estimate(self) -> int:
         """A rough number of own moves still to come (for the clock)."""
         empty = self.size * self.size - len(self.setup) - len(self.moves)
