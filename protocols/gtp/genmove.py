@@ -69,16 +69,22 @@ def decide(session: GoSession, clock: TimeControl, options: Options, thinker: Th
     if session.both_passed() and not scoring.dead_opponent_stones(state, role):
         return Decision(session.pass_move)  # nothing to clean up: the game stays over
     cleanup = cleanup or session.in_cleanup()  # after two passes: capture dead stones
-    budget = clock.budget("BW"[role], session.moves_left_estimate())
+    budget = clock.budget("BW"[role], session.size, len(session.moves))
+    timed = budget is not None  # the clock rules, not the bot's own seconds
     if budget is None:
         budget = options.default_seconds
     seconds = None if budget is None else max(0.01, budget)
+    own_seconds = thinker.own_seconds
     try:
+        if timed:
+            thinker.own_seconds = None
         thinker.start(state, role)
         thought = thinker.think(seconds, progress=progress)
     except MiaiError as exc:  # the bot cannot think about this position at all
         log.error("bot failed: %s", exc)
         thought = Thought(fallback_move(state, role, state.legal_moves()), True)
+    finally:
+        thinker.own_seconds = own_seconds
     move, fallback = int(thought.move), thought.fallback
     report = thought.report
     if not fallback and _should_resign(options, report):

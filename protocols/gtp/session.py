@@ -163,11 +163,6 @@ class GoSession:
                 return state
         return None
 
-    def moves_left_estimate(self) -> int:
-        """A rough number of own moves still to come (for the clock)."""
-        empty = self.size * self.size - len(self.setup) - len(self.moves)
-        return max(8, empty // 2)
-
 
 def _play_moves(game: Game, state: State, moves: list[tuple[int, int]],
                 rebase: bool) -> State:
