@@ -43,12 +43,12 @@ class Estimate:
 
     @property
     def margin(self) -> float:
-        """The playouts' expected margin (to the half point) when it names the
-        winner the search names; else the area margin with the dead stones removed
+        """The area margin with the dead stones removed when it names the winner
+        the search names; else the playouts' expected margin (to the half point)
         when that does; else the search's winner by half a point.  So the estimate
         never names a winner the search gives under half the games."""
         black_wins = self.black_win_rate > 0.5
-        for margin in (round(self.expected_margin * 2) / 2, self.area_margin):
+        for margin in (self.area_margin, round(self.expected_margin * 2) / 2):
             if margin != 0 and (margin > 0) == black_wins:
                 return margin
         return 0.5 if black_wins else -0.5
