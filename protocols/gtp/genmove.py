@@ -89,7 +89,7 @@ def decide(session: GoSession, clock: TimeControl, options: Options, thinker: Th
     report = thought.report
     if not fallback and _should_resign(options, report):
         return Decision(move, resign=True, seconds=thought.seconds, report=report)
-    if cleanup:
+    if cleanup and scoring.dead_opponent_stones(state, role):
         move = scoring.cleanup_move(session, state, move, report)
     elif move != session.pass_move and scoring.passing_wins(session, state, role):
         move = session.pass_move

@@ -70,3 +70,17 @@ def test_after_two_passes_without_dead_stones_genmove_passes(pair) -> None:
     assert gnugo.ok("final_status_list dead") == ""
     assert ok(engine, "genmove b").lower() == "pass"
     assert ok(engine, "genmove w").lower() == "pass"
+
+
+@needs_gnugo
+def test_once_cleaned_up_a_won_game_is_passed_out(pair) -> None:
+    engine, gnugo = pair
+    both(engine, gnugo, [*WALLS, "play w C8", "play b pass", "play w pass"])
+    for _ in range(20):
+        move = ok(engine, "genmove b")
+        if move.lower() == "pass":
+            break
+        gnugo.ok(f"play b {move}")
+        both(engine, gnugo, ["play w pass"])
+    assert move.lower() == "pass"  # it does not fill its own area for ever
+    assert "C8" not in set(gnugo.ok("list_stones white").split())
