@@ -127,7 +127,11 @@ def status_list(session: GoSession, status: str) -> set[int]:
 
     board = go.colors(session.state)
     stones = {p for p, c in enumerate(board) if c != go.EMPTY}
-    dead = dead_stones(session.state)
+    state = session.state
+    if state.is_terminal() or not session.moves:
+        dead = dead_stones(state)
+    else:  # a game in progress: the same estimate as final_score's
+        dead = set(search_estimate(state).dead)
     if status == "dead":
         return dead
     if status == "alive":

@@ -60,5 +60,6 @@ def test_an_unfinished_game_is_won_by_whom_gnu_go_says() -> None:
             checked += 1
             margin = scoring.final_margin(session)
             assert margin == ours.margin
+            assert scoring.status_list(session, "dead") == set(ours.dead)  # the same estimate
             assert (margin > 0) == (final > 0), (size, seed, margin, estimate, final)
     assert checked >= 6
