@@ -6,7 +6,9 @@ Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
              atari answers + self-atari avoidance + patterns; 0 = light playouts)
     priors   extra Go knowledge in the priors (with ``knowledge=1``), bits: 1 = first-
              and second-line malus, 2 = ladder reading (engine.go.PRIOR_LINES and
-             PRIOR_LADDER, carried by the same game parameter; default 0 = none)
+             PRIOR_LADDER, carried by the same game parameter); default by board
+             size (:func:`default_priors`): 3 = both on 13x13 and larger, where the
+             opening is long and ladders run far, 0 below (as measured on 9x9)
 and every key of :class:`bots.search_bot.SearchBot` (budget, ``reuse`` for tree reuse
 between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, ...).
 
@@ -29,6 +31,12 @@ from engine.games import Game, Move, State
 
 OWN_KEYS = ("alg", "playout", "priors")
 DEFAULT_ALGORITHM = "rave"
+LARGE_BOARD = 13  # from this size on the line and ladder priors are on by default
+
+
+def default_priors(size: int) -> int:
+    """The ``priors`` bits a Go bot uses on a ``size`` board unless told."""
+    return 3 if size >= LARGE_BOARD else 0
 
 
 class GoBot(SearchBot):
@@ -36,12 +44,13 @@ class GoBot(SearchBot):
         own, rest = spec.split(OWN_KEYS)
         plain = BotSpec(spec.name, own)
         playout = plain.get_int("playout", go.POLICY_FULL, minimum=0, maximum=15) or 0
-        priors = plain.get_int("priors", 0, minimum=0, maximum=3) or 0
+        if game.name != "go":
+            raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")
+        priors = plain.get_int("priors", default_priors(go.board_size(game)),
+                               minimum=0, maximum=3) or 0
         # The game parameter that carries both (priors as PRIOR_LINES, PRIOR_LADDER).
         self.policy = playout | priors * go.PRIOR_LINES
         algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
-        if game.name != "go":
-            raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")
         self._games: dict[str, Game] = {}
         super().__init__(BotSpec(algorithm, rest), game)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Play a miai bot against GNU Go on 9x9 (komi 7, area scoring), colours alternated.
+"""Play a miai bot against GNU Go (komi 7, area scoring, colours alternated), 9x9 or --size.
 
 Every finished game is scored twice: by GNU Go's ``final_score`` (with
 ``--chinese-rules``, GNU Go's own dead-stone analysis) and by miai's GTP scorer (area
@@ -8,6 +8,9 @@ go to stdout as a table; ``--sgf DIR`` saves each game.
 
     python3 scripts/match_gnugo.py --bot go9 --games 100 --level 10
     python3 scripts/match_gnugo.py --bot "uct:iterations=500" --games 2   # quick check
+    python3 scripts/match_gnugo.py --bot "go:seconds=5" --size 13 --games 60 --level 10 \
+        --first 2000 --log docs/data/go-gnugo-13-l10-5s/g13_5s_2000.jsonl \
+        --sgf docs/data/go-gnugo-13-l10-5s/sgf       # 13x13 at 5 s per move
 
 A long series can be split across processes and resumed: ``--first 50 --games 50`` plays
 games 50-99 (game i uses seed i and miai is black in even games), ``--log FILE`` appends

@@ -72,6 +72,7 @@ class GtpEngine:
         self._thinker: Thinker | None = None
         self._bot_game: games.Game | None = None
         self._last_search: gogui.LastSearch | None = None
+        self._arrived = 0.0  # when the command being answered arrived (clock.now)
         self.quit_requested = False
         self.commands: dict[str, Callable[[Sequence[str]], str]] = {
             "protocol_version": lambda a: PROTOCOL_VERSION,
@@ -108,6 +109,7 @@ class GtpEngine:
         command = framing.parse(line)
         if command is None:
             return ""
+        self._arrived = self.clock.now()  # the controller's clock runs from here
         self._pause()  # every command sees a search at rest
         handler = self.commands.get(command.name.lower()) if command.name else None
         if handler is None:
@@ -254,6 +256,8 @@ class GtpEngine:
                                   cleanup=cleanup, progress=progress)
         if decision.fallback:
             self.abandon_bot()  # it may still be thinking: never reuse it
+        if commit:  # the own clock: charged as the controller charges it
+            self.clock.charge("BW"[role], self.clock.now() - self._arrived)
         played = commit and not decision.resign
         if played:
             before = self.session.state.copy()
@@ -379,8 +383,9 @@ class GtpEngine:
         thinker = self._thinker
         if thinker is None:
             return
-        if before.to_move != role or before.is_terminal():
-            thinker.reset(self.session.game)  # implicit pass or clean-up: resync
+        if (before.to_move != role or before.is_terminal()
+                or self.session.state.ply != before.ply + 1):
+            thinker.reset(self.session.game)  # implicit pass, clean-up or rebase: resync
             return
         try:
             ok = thinker.advance(move, timeout=PAUSE_SECONDS, before=before)

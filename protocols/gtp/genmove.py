@@ -1,5 +1,9 @@
 """Choosing a move under the clock: time budget, resign, pass, clean-up.
 
+Clean-up: once two passes were played, genmove acts as kgs-genmove_cleanup does -- it
+does not pass while stones of the opponent that the dead-stone estimate gives up
+remain on the board (it plays on to capture them); with none left, it passes.
+
 The bot thinks through its Thinker (bots/thinker.py): the search (or the bot's own
 ``choose``) runs on the Thinker's worker, and a move is always returned by the budget
 plus the Thinker's grace periods (a legal fallback if the bot had nothing, failed or
@@ -45,9 +49,12 @@ class Decision:
 
 
 def position_for(session: GoSession, role: int) -> State:
-    """The position with ``role`` to move (after an implicit pass if out of turn)."""
+    """The position with ``role`` to move (after an implicit pass if out of turn;
+    after two passes, the one play goes on from: session.continuation)."""
     state = session.state.copy()
-    if state.is_terminal() or state.to_move == role:
+    if state.is_terminal():
+        return session.continuation(role) or state
+    if state.to_move == role:
         return state
     state.play(session.pass_move)
     return state
@@ -59,21 +66,30 @@ def decide(session: GoSession, clock: TimeControl, options: Options, thinker: Th
     state = position_for(session, role)
     if state.is_terminal():
         return Decision(session.pass_move)
-    budget = clock.budget("BW"[role], session.moves_left_estimate())
+    if session.both_passed() and not scoring.dead_opponent_stones(state, role):
+        return Decision(session.pass_move)  # nothing to clean up: the game stays over
+    cleanup = cleanup or session.in_cleanup()  # after two passes: capture dead stones
+    budget = clock.budget("BW"[role], session.size, len(session.moves))
+    timed = budget is not None  # the clock rules, not the bot's own seconds
     if budget is None:
         budget = options.default_seconds
     seconds = None if budget is None else max(0.01, budget)
+    own_seconds = thinker.own_seconds
     try:
+        if timed:
+            thinker.own_seconds = None
         thinker.start(state, role)
         thought = thinker.think(seconds, progress=progress)
     except MiaiError as exc:  # the bot cannot think about this position at all
         log.error("bot failed: %s", exc)
         thought = Thought(fallback_move(state, role, state.legal_moves()), True)
+    finally:
+        thinker.own_seconds = own_seconds
     move, fallback = int(thought.move), thought.fallback
     report = thought.report
     if not fallback and _should_resign(options, report):
         return Decision(move, resign=True, seconds=thought.seconds, report=report)
-    if cleanup:
+    if cleanup and scoring.dead_opponent_stones(state, role):
         move = scoring.cleanup_move(session, state, move, report)
     elif move != session.pass_move and scoring.passing_wins(session, state, role):
         move = session.pass_move

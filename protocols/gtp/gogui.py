@@ -56,7 +56,7 @@ ANALYZE = (
     "dboard/Win rates/miai-winrates",
     "var/Principal variation/miai-pv",
     "dboard/Ownership (black +1, white -1)/miai-ownership",
-    "pspairs/UCT* pruning intervals/miai-intervals",
+    "pspairs/UCT* pruning intervals (win rate %, x = pruned)/miai-intervals",
     "string/Search report/miai-report",
     "none/Live graphics on/miai-live_gfx on",
     "none/Live graphics off/miai-live_gfx off",
@@ -160,9 +160,17 @@ def _intervals(engine: View) -> str:
         if s.move >= engine.session.size**2 or s.visits <= 0:
             continue  # an unvisited move has no interval worth a label
         lo, hi = (intervals[s.move] if intervals and s.move in intervals else (s.ci_low, s.ci_high))
-        mark = "(pruned)" if s.pruned else ""
-        pairs.append(f"{s.text.upper()} {lo:.2f}..{hi:.2f}{mark}")
+        mark = "x" if s.pruned else ""
+        pairs.append(f"{s.text.upper()} {interval_label(lo, hi)}{mark}")
     return " ".join(pairs)
+
+
+def interval_label(low: float, high: float) -> str:
+    """A win-rate interval as a board label short enough not to run into the
+    neighbouring points' labels: percentages, ``43-61`` (at most 7 characters)."""
+    lo = min(100, max(0, round(low * 100)))
+    hi = min(100, max(lo, round(high * 100)))
+    return f"{lo}-{hi}"
 
 
 def _text_report(report: Any) -> str:

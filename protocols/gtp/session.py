@@ -64,20 +64,7 @@ class GoSession:
             go.place_handicap(state, black)  # white moves next
         elif setup:
             go.setup(state, black=black, white=white, to_move=0)
-        pass_move = game.num_moves - 1
-        before_pass: State | None = None  # the position before the last move, a pass
-        for role, move in moves:
-            if state.is_terminal():
-                if before_pass is None:
-                    raise IllegalMoveError("the game is over")
-                # Both passed and play goes on (clean-up): from before the final pass.
-                state = before_pass
-            before_pass = state.copy() if move == pass_move else None
-            if state.to_move == role:
-                state.play(move)
-            else:
-                go.play_as(state, role, move)
-        return state
+        return _play_moves(game, state, moves, rebase=True)
 
     def _commit(self, setup: list[tuple[int, int]], moves: list[tuple[int, int]],
                 first: int | None = None) -> None:
@@ -155,7 +142,76 @@ class GoSession:
         tm = self.state.to_move
         return tm if tm >= 0 else len(self.moves) % 2
 
-    def moves_left_estimate(self) -> int:
-        """A rough number of own moves still to come (for the clock)."""
-        empty = self.size * self.size - len(self.setup) - len(self.moves)
-        return max(8, empty // 2)
+    def both_passed(self) -> bool:
+        """The game stands ended by two passes (play may still go on: clean-up)."""
+        return self.state.is_terminal()
+
+    def in_cleanup(self) -> bool:
+        """Two consecutive passes were played some time in this game (KGS's clean-up
+        phase: dead stones are captured before the final two passes)."""
+        return any(a == b == self.pass_move
+                   for (_, a), (_, b) in zip(self.moves, self.moves[1:], strict=False))
+
+    def continuation(self, role: int) -> State | None:
+        """After two passes: the position from which ``role`` goes on playing (before
+        the final pass, or before both), with ``role`` to move; None if neither is."""
+        for back in (1, 2):
+            if len(self.moves) < back:
+                break
+            state = self._replay(self.game, self.setup, self.moves[:-back], self.first)
+            if not state.is_terminal() and state.to_move == role:
+                return state
+        return None
+
+
+def _play_moves(game: Game, state: State, moves: list[tuple[int, int]],
+                rebase: bool) -> State:
+    """``state`` after ``moves`` (role, move id), in turn or not; after two passes
+    play goes on from before the final pass.  With ``rebase``, a game longer than
+    size^2 plies is set up afresh from a checkpoint now and then (:func:`_rebase`)."""
+    from engine import go
+
+    pass_move = game.num_moves - 1
+    points = pass_move
+    spacing = max(4, points // 2)  # a checkpoint every `spacing` moves
+    keep = max(4, points // 4)  # positions kept in the history at a rebase, at least
+    checkpoints: list[tuple[int, list[int], int]] = []  # (index, colours, to move)
+    before_pass: State | None = None  # the position before the last move, a pass
+    passes = 0
+    for index, (role, move) in enumerate(moves):
+        if state.is_terminal():
+            if before_pass is None or passes < 2:
+                raise IllegalMoveError("the game is over")
+            # Both passed and play goes on (clean-up): from before the final pass.
+            state = before_pass
+        if rebase and index % spacing == 0 and passes == 0 and index:
+            checkpoints.append((index, go.colors(state), state.to_move))
+        if rebase and state.ply >= points:
+            state = _rebase(game, moves, state, index, checkpoints, keep)
+        before_pass = state.copy() if move == pass_move else None
+        passes = passes + 1 if move == pass_move else 0
+        if state.to_move == role:
+            state.play(move)
+        else:
+            go.play_as(state, role, move)
+    return state
+
+
+def _rebase(game: Game, moves: list[tuple[int, int]], state: State, index: int,
+            checkpoints: list[tuple[int, list[int], int]], keep: int) -> State:
+    """The position before ``moves[index]`` as a state of fewer plies: set up from the
+    latest checkpoint at least ``keep`` moves back, then the moves since replayed.  So
+    a game that goes on never reaches the C game's ply cap (3 size^2 plies, which
+    stays the safety cap of playouts and search), and the search always has at least
+    2 size^2 plies ahead.  The superko history then starts at the checkpoint (GNU Go
+    checks simple ko only).  ``state`` itself when there is no such checkpoint."""
+    from engine import go
+
+    usable = [c for c in checkpoints if c[0] <= index - keep]
+    if not usable:
+        return state
+    at, colours, to_move = usable[-1]
+    fresh = game.initial_state()
+    go.setup(fresh, black=[p for p, c in enumerate(colours) if c == go.BLACK],
+             white=[p for p, c in enumerate(colours) if c == go.WHITE], to_move=to_move)
+    return _play_moves(game, fresh, moves[at:index], rebase=False)

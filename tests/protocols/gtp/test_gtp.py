@@ -314,5 +314,6 @@ def test_uct_star_intervals_for_gogui() -> None:
     assert pairs and len(pairs) % 2 == 0
     for vertex, interval in zip(pairs[::2], pairs[1::2], strict=True):
         assert vertex[0] in "ABCDEFGHJ"
-        lo, hi = (float(x) for x in interval.removesuffix("(pruned)").split(".."))
-        assert lo <= hi
+        assert len(interval) <= 8  # a short label: no overlap with the neighbours'
+        lo, hi = (int(x) for x in interval.removesuffix("x").split("-"))
+        assert 0 <= lo <= hi <= 100

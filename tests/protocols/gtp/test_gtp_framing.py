@@ -36,7 +36,7 @@ def test_gtp_time_settings_systems() -> None:
     t.set_gtp(300, 0, 0)
     assert t.system == "absolute"
     t.set_gtp(0, 10, 0)
-    assert t.system == "none" and t.budget("B", 30) is None
+    assert t.system == "none" and t.budget("B", 9, 20) is None
     t.set_gtp(60, 30, 5)
     assert t.system == "canadian"
     with pytest.raises(InvalidArgumentError):
@@ -45,18 +45,19 @@ def test_gtp_time_settings_systems() -> None:
 
 def test_budget_never_exceeds_the_clock() -> None:
     t = TimeControl(margin=0.25)
-    for main, left, moves in [(60, 60, 40), (60, 1.0, 40), (60, 0.3, 1), (60, 0.1, 5)]:
+    for main, left, ply in [(60, 60, 0), (60, 1.0, 40), (60, 0.3, 200), (60, 0.1, 5)]:
         t.set_gtp(main, 0, 0)
         t.time_left("B", left, 0)
-        budget = t.budget("B", moves)
-        assert budget is not None and 0 <= budget <= max(0.0, left - 0.25)
+        for size in (9, 13, 19):
+            budget = t.budget("B", size, ply)
+            assert budget is not None and 0 <= budget <= left - min(0.25, 0.1 * left)
     t.set_gtp(0, 10, 5)
     t.time_left("W", 4.0, 2)  # canadian overtime: 2 stones in 4 s
-    budget = t.budget("W", 30)
+    budget = t.budget("W", 19, 100)
     assert budget is not None and budget <= 2.0
     t.set_kgs("byoyomi", ["0", "5", "3"])
     t.time_left("B", 5.0, 3)  # in a 5 s period
-    budget = t.budget("B", 30)
+    budget = t.budget("B", 19, 100)
     assert budget is not None and budget < 5.0 - 0.25
 
 
