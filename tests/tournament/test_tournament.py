@@ -312,3 +312,35 @@ def test_report_reads_a_compressed_results_file(tmp_path: Path,
     assert "bad.db.xz" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "none.db.xz"), "--no-files"]) == 1
     assert "no results file" in capsys.readouterr().err
+
+
+def test_an_external_gtp_engine_plays_in_a_tournament(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`gtp:COMMAND` players (GNU Go, for Huang et al.'s protocol) are tournament
+    players: the command line is kept as given (whitespace collapsed), the engine gets
+    no budget or seed parameters, and every stored game replays to its rewards under
+    miai's rules (GNU Go's moves were legal ones)."""
+    import shutil
+
+    from protocols.cli.main import main
+
+    if not (shutil.which("gnugo") or Path("/usr/games/gnugo").exists()):
+        pytest.skip("GNU Go is not installed")
+    gnugo = "gtp:gnugo  --mode gtp --level 0 --chinese-rules"
+    db = tmp_path / "g.db"
+    assert main(["tournament", "go:size=7,komi=7.5", "--gauntlet", "--players", gnugo,
+                 "uct:c=0.7", "--games", "2", "--iterations", "50", "--db", str(db),
+                 "--quiet"]) == 0
+    with Store(db) as store:
+        (run,) = store.runs()
+        stored = list(store.games(run))
+        assert [p.spec for p in store.run_spec(run).players] == [
+            "gtp:gnugo --mode gtp --level 0 --chinese-rules", "uct:c=0.7"]
+    assert len(stored) == 2
+    game = games.create_from_spec("go:size=7,komi=7.5")
+    for g in stored:
+        assert "gtp:gnugo --mode gtp --level 0 --chinese-rules" in g.players
+        assert replay(game, g.moves).rewards() == g.rewards
+    capsys.readouterr()
+    assert main(["report", str(db), "--out", str(tmp_path / "rep")]) == 0
+    assert "gtp:gnugo --mode gtp --level 0 --chinese-rules" in capsys.readouterr().out
