@@ -150,3 +150,18 @@ def test_every_figure_is_what_report_prints(table: Table,
                     f"{where}: report: {want.opp_iterations}")
             checked += 1
     assert checked, f"docs/results.md:{table.line}: no figure in the table"
+
+
+def test_hex_b2_side_wins_what_the_page_says() -> None:
+    """Section 2's count of games won by the side holding b2, from the games."""
+    from bots.tournament.store import open_results
+
+    text = " ".join(RESULTS.read_text().split())
+    m = re.search(r"the side holding b2 \(role 0\) won (?P<won>[\d,]+) of the "
+                  r"(?P<games>[\d,]+) games \((?P<pct>\d+\.\d)%\)", text)
+    assert m, "section 2 no longer quotes the b2 side's wins"
+    with open_results(ROOT / "docs/data/papers/ucd_hex.db.xz") as store:
+        rewards = [g.rewards[0] for g in store.games("ucd_hex")]
+    assert int(m["games"].replace(",", "")) == len(rewards)
+    assert float(m["won"].replace(",", "")) == sum(rewards)
+    assert m["pct"] == f"{100 * sum(rewards) / len(rewards):.1f}"
