@@ -13,8 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from bots.match import replay
-from bots.registry import make_bot, with_budget
 from bots.tournament import runner, schedule
+from bots.tournament.runner import player_bot
 from bots.tournament.schedule import RunSpec
 from bots.tournament.store import Store, StoredGame
 from engine import games
@@ -34,8 +34,8 @@ def check_players(spec: RunSpec) -> games.Game:
     """Build each bot once and replay each opening, so a bad spec fails now."""
     game = games.create_from_spec(spec.game)
     for player in spec.players:
-        bot = make_bot(with_budget(player.spec, iterations=spec.iterations,
-                                   seconds=spec.seconds), game, seed=0)
+        bot = player_bot(player.spec, game, iterations=spec.iterations,
+                         seconds=spec.seconds, seed=0)
         bot.close()
     for opening in spec.openings:
         state = replay(game, opening)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bots.spec import parse_spec
-from bots.tournament.schedule import PAIR_SEP, RunSpec
+from bots.tournament.schedule import PAIR_SEP, RunSpec, is_external
 from bots.tournament.stats import (
     EloFit,
     Result,
@@ -266,16 +266,23 @@ class Point:
     paper: float | None = None
 
 
+def _name_params(spec: str) -> tuple[str, dict[str, str]]:
+    """A player's bot name and parameters; an external GTP engine has none."""
+    if is_external(spec):
+        return "gtp", {}
+    parsed = parse_spec(spec)
+    return parsed.name, dict(parsed.params)
+
+
 def _points(summary: RunSummary) -> list[Point]:
     """The scored entries: every row's first player (series and gauntlets) or, in
     round robins, each player's mean score over all its games."""
     if summary.spec.format != "round-robin":
         out = []
         for r in summary.rows:
-            spec = parse_spec(r.players[0])
+            name, params = _name_params(r.players[0])
             mean, low, high = r.score
-            out.append(Point(r.labels[0], spec.name, dict(spec.params), mean, low, high,
-                             r.paper))
+            out.append(Point(r.labels[0], name, params, mean, low, high, r.paper))
         return out
     totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for r in summary.rows:
@@ -288,9 +295,9 @@ def _points(summary: RunSummary) -> list[Point]:
     labels = _labels(summary.spec)
     out = []
     for s, (points, n) in totals.items():
-        spec = parse_spec(s)
+        name, params = _name_params(s)
         mean, low, high = mean_interval(points, n)
-        out.append(Point(labels.get(s, s), spec.name, dict(spec.params), mean, low, high))
+        out.append(Point(labels.get(s, s), name, params, mean, low, high))
     return out
 
 

@@ -27,9 +27,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from bots.base import Bot
 from bots.match import play_game, replay
 from bots.registry import make_bot, with_budget
-from bots.tournament.schedule import GameTask
+from bots.tournament.schedule import GameTask, is_external
 from bots.tournament.store import Store, StoredGame
 from engine import games
 from engine.errors import InvalidArgumentError
@@ -37,16 +38,24 @@ from engine.errors import InvalidArgumentError
 GameCallback = Callable[[StoredGame], None]
 
 
+def player_bot(spec: str, game: games.Game, *, iterations: int | None,
+               seconds: float | None, seed: int) -> Bot:
+    """The bot of a player's spec with the run's budget and the game's seed; an
+    external GTP engine (``gtp:...``) as its command line gives it."""
+    if is_external(spec):
+        return make_bot(spec, game)
+    return make_bot(with_budget(spec, iterations=iterations, seconds=seconds)
+                    .with_params(seed=seed), game)
+
+
 def play_task(task: GameTask) -> StoredGame:
     """Play one scheduled game and return it as a row for the store."""
     t0 = time.perf_counter()
     game = games.create_from_spec(task.game)
     start = replay(game, task.opening) if task.opening else None
-    bots = [
-        make_bot(with_budget(spec, iterations=task.iterations, seconds=task.seconds)
-                 .with_params(seed=seed), game)
-        for spec, seed in zip(task.players, task.seeds, strict=True)
-    ]
+    bots = [player_bot(spec, game, iterations=task.iterations, seconds=task.seconds,
+                       seed=seed)
+            for spec, seed in zip(task.players, task.seeds, strict=True)]
     try:
         record = play_game(game, bots, start=start)
     finally:

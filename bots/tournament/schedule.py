@@ -29,6 +29,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bots.gtp_bot import PREFIX as GTP_PREFIX
 from bots.match import seats_for
 from bots.spec import parse_spec
 from engine.errors import InvalidArgumentError
@@ -93,7 +94,20 @@ class GameTask:
 PAIR_SEP = " | "
 
 
+def is_external(spec: str) -> bool:
+    """An external GTP engine (``gtp:COMMAND LINE``, bots/gtp_bot.py): its spec is a
+    command line, not key=value parameters, and it sets its own strength and time."""
+    return spec.strip().startswith(GTP_PREFIX)
+
+
 def canonical_spec(text: str) -> str:
+    """The spec's canonical text; an external engine's command line with its
+    whitespace collapsed."""
+    if is_external(text):
+        command = " ".join(text.strip()[len(GTP_PREFIX):].split())
+        if not command:
+            raise InvalidArgumentError("gtp: needs a command line, e.g. gtp:gnugo --mode gtp")
+        return GTP_PREFIX + command
     return parse_spec(text).text
 
 

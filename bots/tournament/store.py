@@ -12,12 +12,20 @@ Contract:
 Each game row keeps the players (spec per role), the seats, the opening, the moves as
 text, the rewards per role, and the iterations and seconds of every move (per ply,
 one entry per role that moved), as JSON text.
+
+A results file kept compressed (``X.db.xz``, as scripts/experiments/snapshot.sh writes
+them under docs/data/) is read with :func:`open_results`, which decompresses it to a
+temporary file that is removed afterwards; the compressed file is never written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import lzma
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -286,3 +294,38 @@ def _merge_specs(stored: dict[str, object], new: RunSpec) -> dict[str, object]:
     merged["players"] = players
     merged["games"] = max(int(stored.get("games") or 0), new.games)  # type: ignore[arg-type]
     return merged
+
+
+COMPRESSED_SUFFIX = ".xz"
+
+
+def results_stem(path: str | Path) -> str:
+    """The name of a results file without ``.db`` / ``.db.xz``: ``ucd_hex.db.xz`` ->
+    ``ucd_hex``."""
+    name = Path(path).name
+    for suffix in (".db" + COMPRESSED_SUFFIX, COMPRESSED_SUFFIX, ".db"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return Path(name).stem
+
+
+@contextlib.contextmanager
+def open_results(path: str | Path) -> Iterator[Store]:
+    """The Store of an existing results file, plain (``X.db``) or xz-compressed
+    (``X.db.xz``: decompressed to a temporary file, removed on exit)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidArgumentError(f"no results file {path}")
+    if not path.name.endswith(COMPRESSED_SUFFIX):
+        with Store(path) as store:
+            yield store
+        return
+    with tempfile.TemporaryDirectory(prefix="miai-results-") as tmp:
+        plain = Path(tmp) / (results_stem(path) + ".db")
+        try:
+            with lzma.open(path) as src, plain.open("wb") as dst:
+                shutil.copyfileobj(src, dst)
+        except lzma.LZMAError as exc:
+            raise InvalidArgumentError(f"results file {path}: {exc}") from None
+        with Store(plain) as store:
+            yield store

@@ -2,7 +2,7 @@
 # Snapshot results files for the repository: for each RESULTS.db given, write
 # RESULTS.db.xz, an xz-compressed, consistent copy (SQLite's online backup, so it is
 # safe while a run is still writing to RESULTS.db).  Read a snapshot with
-#   xz -dk docs/data/papers/FILE.db.xz && python3 -m protocols.cli report docs/data/papers/FILE.db
+#   python3 -m protocols.cli report docs/data/papers/FILE.db.xz
 # and resume its run by decompressing it first (same command as the run).
 set -eu
 for db in "$@"; do

@@ -277,3 +277,70 @@ def test_cli_tournament_and_report(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["tournament", "tictactoe", "--players", "random", "--games", "2",
                  "--db", str(db)]) == 1
     assert "at least 2 players" in capsys.readouterr().err
+
+
+def test_report_reads_a_compressed_results_file(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`miai report X.db.xz` prints what `miai report X.db` prints, from a snapshot made
+    by scripts/experiments/snapshot.sh, and leaves the snapshot as it was."""
+    import shutil
+
+    from protocols.cli.main import main
+
+    if not (shutil.which("sqlite3") and shutil.which("xz")):
+        pytest.skip("snapshot.sh needs the sqlite3 and xz programs")
+    db = tmp_path / "t.db"
+    assert main(["tournament", "tictactoe", "--gauntlet", "--players", "random",
+                 "mc:playouts=5", "mc:playouts=20", "--games", "4", "--db", str(db),
+                 "--quiet"]) == 0
+    subprocess.run(["sh", str(ROOT / "scripts" / "experiments" / "snapshot.sh"), str(db)],
+                   check=True, capture_output=True)
+    xz = tmp_path / "t.db.xz"
+    packed = xz.read_bytes()
+    capsys.readouterr()
+    assert main(["report", str(db), "--no-files"]) == 0
+    plain = capsys.readouterr().out
+    db.unlink()
+    assert main(["report", str(xz), "--no-files"]) == 0
+    assert capsys.readouterr().out == plain
+    assert "8 games stored" in plain
+    assert main(["report", str(xz)]) == 0  # default report directory: t-report/
+    assert (tmp_path / "t-report" / "report.md").is_file()
+    assert xz.read_bytes() == packed and not db.exists()
+    (tmp_path / "bad.db.xz").write_bytes(b"not xz")
+    assert main(["report", str(tmp_path / "bad.db.xz"), "--no-files"]) == 1
+    assert "bad.db.xz" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "none.db.xz"), "--no-files"]) == 1
+    assert "no results file" in capsys.readouterr().err
+
+
+def test_an_external_gtp_engine_plays_in_a_tournament(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`gtp:COMMAND` players (GNU Go, for Huang et al.'s protocol) are tournament
+    players: the command line is kept as given (whitespace collapsed), the engine gets
+    no budget or seed parameters, and every stored game replays to its rewards under
+    miai's rules (GNU Go's moves were legal ones)."""
+    import shutil
+
+    from protocols.cli.main import main
+
+    if not (shutil.which("gnugo") or Path("/usr/games/gnugo").exists()):
+        pytest.skip("GNU Go is not installed")
+    gnugo = "gtp:gnugo  --mode gtp --level 0 --chinese-rules"
+    db = tmp_path / "g.db"
+    assert main(["tournament", "go:size=7,komi=7.5", "--gauntlet", "--players", gnugo,
+                 "uct:c=0.7", "--games", "2", "--iterations", "50", "--db", str(db),
+                 "--quiet"]) == 0
+    with Store(db) as store:
+        (run,) = store.runs()
+        stored = list(store.games(run))
+        assert [p.spec for p in store.run_spec(run).players] == [
+            "gtp:gnugo --mode gtp --level 0 --chinese-rules", "uct:c=0.7"]
+    assert len(stored) == 2
+    game = games.create_from_spec("go:size=7,komi=7.5")
+    for g in stored:
+        assert "gtp:gnugo --mode gtp --level 0 --chinese-rules" in g.players
+        assert replay(game, g.moves).rewards() == g.rewards
+    capsys.readouterr()
+    assert main(["report", str(db), "--out", str(tmp_path / "rep")]) == 0
+    assert "gtp:gnugo --mode gtp --level 0 --chinese-rules" in capsys.readouterr().out

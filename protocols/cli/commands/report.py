@@ -13,7 +13,7 @@ from engine.errors import InvalidArgumentError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="tables, Elo and plots from a tournament results file")
     p.add_argument("db", metavar="RESULTS.db", help="a results file of miai tournament or "
-                   "miai experiment")
+                   "miai experiment, plain or xz-compressed (RESULTS.db.xz)")
     p.add_argument("--run", dest="runs", action="append",
                    help="only this run (repeatable; default all)")
     p.add_argument("--out", metavar="DIR", help="where report.md and the PNGs go (default: "
@@ -26,17 +26,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def default_out(db: Path) -> Path:
-    return db.with_name(db.stem + "-report")
+    """RESULTS-report/ next to RESULTS.db or RESULTS.db.xz."""
+    from bots.tournament.store import results_stem
+
+    return db.with_name(results_stem(db) + "-report")
 
 
 def run(args: argparse.Namespace) -> int:
     from bots.tournament.report import format_text, summarise, write_report
-    from bots.tournament.store import Store
+    from bots.tournament.store import open_results
 
     db = Path(args.db)
-    if not db.is_file():
-        raise InvalidArgumentError(f"no results file {db}")
-    with Store(db) as store:
+    with open_results(db) as store:
         runs = args.runs or store.runs()
         if not runs:
             raise InvalidArgumentError(f"{db} holds no runs")
