@@ -138,8 +138,9 @@ def test_a_grounding_that_raises_is_played_on_the_prover(
     text = rules("tictactoe")
     oracle = ProverGame(text)
     kwargs: dict[str, object] = {}
-    if where == "grounder":
+    if where == "grounder":  # grounding in this process, where the patch is
         monkeypatch.setattr("engine.gdl.game.ground", _planted)
+        kwargs["loader"] = load_rules
         reason = "building the propnet failed (RuntimeError: planted bug)"
     else:
         kwargs["loader"] = _planted
