@@ -173,9 +173,9 @@ class GroundJob:
             if self._stopped is None and not self.future.done():
                 self._stopped = why
             process = self._process
+        self._fail(GroundingStopped(f"grounding stopped: {why}"))
         if process is not None:
             _kill(process)
-        self._fail(GroundingStopped(f"grounding stopped: {why}"))
 
     @property
     def running(self) -> bool:

@@ -579,6 +579,9 @@ class GgpPlayer:
             move = await self._think(match, thinker, legal, think_until)
             source = f"{match.reasoner}-search" if thinker.searching else "bot"
             self._pause_pondering(match)
+        elif match.game is None and match.prover is not None:
+            move = await self._interim_think(match, legal, think_until)
+            source = "prover-search"
         if move is None or move not in legal:
             match.fallbacks += 1
             move = self._rng.choice(legal)
@@ -612,9 +615,47 @@ class GgpPlayer:
             return None
         return None if thought.fallback else move_text(game, thought.move, role)
 
+    async def _interim_think(self, match: Match, legal: list[str], think_until: float
+                             ) -> str | None:
+        """While the rules are still grounding: the match's bot on the prover
+        (the prover search for a search spec) from the position of the history,
+        for the time left; None when it has no move in time."""
+        loop = asyncio.get_running_loop()
+        prover = match.prover
+        if prover is None or match.role_name not in prover.roles:
+            return None
+        role = prover.roles.index(match.role_name)
+
+        def think() -> str | None:
+            with match.lock:
+                history = list(match.history)
+            state = prover.initial_state()
+            for joint in history:
+                apply_joint(prover, state, joint)
+            thinker = self._thinker(prover, state, role)
+            try:
+                left = think_until - time.monotonic()
+                seconds = max(0.0, left) if thinker.searching \
+                    else max(MIN_THINK, left - min(BOT_SLACK, 0.2 * left))
+                thought = thinker.think(seconds, legal=list(legal), answer_by=think_until)
+            finally:
+                thinker.close(timeout=0)
+            return None if thought.fallback else str(thought.move)
+
+        work = loop.run_in_executor(self._think_pool, think)
+        if not await _wait_until(work, think_until + THINK_SLACK):
+            return None
+        try:
+            return work.result()
+        except (MiaiError, ValueError) as exc:
+            log.warning("match %s: no move from the prover search: %s", match.match_id,
+                        exc)
+            return None
+
     def _count(self, match: Match, source: str) -> None:
-        """Record where a move came from: propnet-search, prover-search, bot, random
-        (a fallback), only (the one legal move), nil."""
+        """Record where a move came from: propnet-search, prover-search (also while
+        the rules are still grounding), bot, random (a fallback), only (the one legal
+        move), emergency (out of resources), nil."""
         match.moves_by[source] += 1
         self.counters[f"move.{source}"] += 1
 
