@@ -561,7 +561,9 @@ class GgpPlayer:
         fallback_at = deadline - min(FALLBACK_SECONDS, match.play_clock / 4)
         await self._observe(match, msg.moves, fallback_at)
         if match.loading is not None and not match.loading.done():
-            await _wait_until(match.loading, fallback_at)
+            # a quarter of the time for the grounding to end; then the prover's search
+            now = loop.time()
+            await _wait_until(match.loading, now + 0.25 * max(0.0, think_until - now))
         match.moves_answered += 1
         legal = await self._legal(match, deadline)
         if not legal:

@@ -359,7 +359,8 @@ def test_pondering_searches_between_requests_only_when_on(ponder: bool) -> None:
         return int(match["iterations"])
 
     async def main() -> None:
-        config = PlayerConfig(bot="uct", max_think=0.2, margin=0.3, ponder=ponder)
+        config = PlayerConfig(bot="uct", max_think=0.2, margin=0.3, ponder=ponder,
+                              choice_seconds=0)  # the net plays, measured or not
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
             reply = await post(s, url, kif.start_text("q", "xplayer", text, 5, 2))
             assert reply[1] == "ready"
