@@ -248,7 +248,7 @@ class Soak:
         state = game.initial_state()  # type: ignore[attr-defined]
         last: list[str] | None = None
         stop_at = {"abort": self.rng.randint(1, 4), "abandon": self.rng.randint(1, 4)}\
-            .get(kind, MAX_PLIES)
+            .get(kind, args.max_plies)
         plies = 0
         while not state.is_terminal() and plies < stop_at:
             late = args.late if kind == "late-body" else 0.0
@@ -306,9 +306,13 @@ class Soak:
         self.sample(0, "idle", "-", begin)
         kinds = [k for k, w in KINDS.items() for _ in range(w)]
         index = 0
-        while time.monotonic() < end:
+        while time.monotonic() < end and (self.args.matches is None
+                                          or index < self.args.matches):
             index += 1
-            kind = self.rng.choice(kinds) if index > 1 else "full"
+            if self.args.kinds:  # in turn
+                kind = self.args.kinds[(index - 1) % len(self.args.kinds)]
+            else:
+                kind = self.rng.choice(kinds) if index > 1 else "full"
             game = await self.play_match(kind, index)
             self.report.matches += 1
             self.report.by_kind[kind] = self.report.by_kind.get(kind, 0) + 1
@@ -323,6 +327,8 @@ class Soak:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=5.0)
+    ap.add_argument("--matches", type=int, default=None,
+                    help="stop after this many matches (or --minutes, the first)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start-clock", type=int, default=4)
     ap.add_argument("--play-clock", type=int, default=2)
@@ -333,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settle", type=float, default=1.0,
                     help="seconds after a match before the player is measured")
     ap.add_argument("--games", nargs="+", default=GAMES, metavar="NAME")
+    ap.add_argument("--kinds", nargs="+", choices=sorted(KINDS), metavar="KIND",
+                    help="play these kinds of match in turn (default: random, weighted)")
+    ap.add_argument("--max-plies", type=int, default=MAX_PLIES,
+                    help="a full match is stopped (STOP) after this many plies")
     ap.add_argument("--big", nargs="+", default=BIG, metavar="NAME",
                     help="sheets of the preview floods")
     ap.add_argument("--player-arg", action="append", default=[],
