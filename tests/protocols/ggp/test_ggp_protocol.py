@@ -189,9 +189,12 @@ def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
                 if state.is_terminal():  # x can win from ply 4 on (not before)
                     assert ply >= 5
                     break
-                if ply == 3:
+                if ply == 3:  # grounding ends; the game is loaded before the play
                     release.set()
-                    await asyncio.sleep(0.3)
+                    for _ in range(400):
+                        if player.match is not None and player.match.game is not None:
+                            break
+                        await asyncio.sleep(0.05)
                 reply = (await post(s, url, f"(play g {last})"))[1]
                 assert player.match is not None
                 assert (player.match.game is None) == (ply < 3)
