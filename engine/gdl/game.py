@@ -384,7 +384,8 @@ def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
         except Exception as exc:  # a failure to compile: the prover plays
             built = NoNet(f"building the propnet failed ({type(exc).__name__}: {exc})",
                           warnings)
-            log.exception("GDL game %s: %s", name, built.reason)
+            log.exception("GDL game %s: %s; falling back to the (slow) reference "
+                          "prover", name, built.reason)
     game = ProverGame(text, name, max_plies, program=program)
     game.fallback_reason = built.reason
     game.warnings = warnings
