@@ -144,6 +144,7 @@ class GgpPlayer:
                  cache: GroundingCache | None = None) -> None:
         self.config = config or PlayerConfig()
         _check_config(self.config)
+        _limit_arenas()
         # (rules, name, time limit) -> game; tests slow it down
         self._loader = loader  # None: ground in a child process (ground_worker)
         self._jobs: set[GroundJob] = set()  # running grounding children
@@ -732,19 +733,41 @@ class GgpPlayer:
             self._search_pool.submit(_release_memory)
 
 
+M_ARENA_MAX = -8  # glibc's mallopt parameter
+ARENA_MAX = 2
+
+
+def _libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        return None
+
+
+def _limit_arenas() -> None:
+    """At most ARENA_MAX malloc arenas: glibc gives each thread that allocates an
+    arena of its own (up to 8 per core), and the player's many short-lived thread
+    jobs (rule steps, searches, grounding watches) left their freed blocks spread
+    over them: a player measured in-process for 48 matches grew 60 -> 64 MB with
+    the default and stayed at 57 MB with 2 arenas."""
+    libc = _libc()
+    if libc is not None:
+        with contextlib.suppress(AttributeError):
+            libc.mallopt(M_ARENA_MAX, ARENA_MAX)
+
+
 def _release_memory() -> None:
     """Give the memory of an ended match back: collect cycles, then ask glibc to
     return free heap pages (pymalloc's arenas and the C nets' blocks; without it the
     resident size of a long-running player only grows)."""
     gc.collect()
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    try:
-        libc = ctypes.CDLL(name)
-        libc.malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+    libc = _libc()
+    if libc is not None:
+        with contextlib.suppress(AttributeError):
+            libc.malloc_trim(0)
 
 
 def _check_config(config: PlayerConfig) -> None:
