@@ -276,18 +276,87 @@ def _check_max_plies(max_plies: int) -> None:
         raise InvalidArgumentError(f"max_plies must be a positive int, not {max_plies!r}")
 
 
-def _build(program: Program, name: str, bounds: Bounds, max_plies: int, start: float,
-           cpu_start: float) -> GdlGame:
-    """Ground, build and compile a checked program (``start``, ``cpu_start``: when the
-    loading began, wall-clock and CPU, for BuildInfo)."""
+@dataclass
+class BuiltNet:
+    """A grounded, built net not yet compiled (``build_net``): plain data, picklable,
+    so a child process can build it and the parent compile it (``from_net``)."""
+    net: FlatPropnet
+    info: BuildInfo
+    warnings: list[str]
+
+
+@dataclass
+class NoNet:
+    """``build_net`` found no net the bounds allow (or building one failed): the
+    prover plays, for ``reason``."""
+    reason: str
+    warnings: list[str]
+
+
+def _build_net(program: Program, bounds: Bounds, start: float, cpu_start: float,
+               warnings: list[str]) -> BuiltNet:
+    """Ground and build a checked program (``start``, ``cpu_start``: when the
+    loading began, wall-clock and CPU, for BuildInfo); LimitError past the bounds."""
     net = build(ground(program, bounds))
     if len(net.kind) > int(lib.MIAI_PN_MAX_NODES):
         raise LimitError(f"propnet of {len(net.kind)} nodes is over the bound "
                          f"{int(lib.MIAI_PN_MAX_NODES)}")
-    ptr = compile_propnet(net, name, max_plies)
     info = BuildInfo(time.perf_counter() - start, net.stats,
                      time.process_time() - cpu_start)
-    return GdlGame(ptr, name, net, info)
+    return BuiltNet(net, info, warnings)
+
+
+def from_net(built: BuiltNet, name: str = "gdl",
+             max_plies: int = DEFAULT_MAX_PLIES) -> GdlGame:
+    """The C propnet game of a built net (``build_net``, maybe in another process)."""
+    _check_max_plies(max_plies)
+    ptr = compile_propnet(built.net, name, max_plies)
+    game = GdlGame(ptr, name, built.net, built.info)
+    game.warnings = list(built.warnings)
+    return game
+
+
+def _build(program: Program, name: str, bounds: Bounds, max_plies: int, start: float,
+           cpu_start: float) -> GdlGame:
+    return from_net(_build_net(program, bounds, start, cpu_start, []), name, max_plies)
+
+
+def _program(text: str, name: str, tolerant: bool) -> tuple[Program, list[str]]:
+    if not tolerant:
+        return load_program(text), []
+    program, warnings = tolerant_program(text)
+    if warnings:
+        log.warning("GDL game %s: read tolerantly: %s", name, "; ".join(warnings))
+    return program, warnings
+
+
+def build_net(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS, *,
+              tolerant: bool = False) -> BuiltNet | NoNet:
+    """Parse, check, ground and build the net of GDL text, not compiled: the
+    part of ``load_for_play`` a child process runs (protocols/ggp/ground_worker.py).
+    NoNet when grounding is over its bound or building fails in another way; rules
+    that break GDL raise GdlError (with ``tolerant``, only when even the tolerant
+    reading fails)."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    program, warnings = _program(text, name, tolerant)
+    return _built_or_not(program, name, bounds, start, cpu_start, warnings)
+
+
+def _built_or_not(program: Program, name: str, bounds: Bounds, start: float,
+                  cpu_start: float, warnings: list[str]) -> BuiltNet | NoNet:
+    try:
+        return _build_net(program, bounds, start, cpu_start, warnings)
+    except LimitError as exc:
+        log.warning("GDL game %s: %s; falling back to the (slow) reference prover",
+                    name, exc)
+        return NoNet(str(exc), warnings)
+    except GdlError:
+        raise  # the rules break GDL (e.g. a goal value out of 0..100)
+    except Exception as exc:  # any other failure of the build: the prover plays
+        reason = f"building the propnet failed ({type(exc).__name__}: {exc})"
+        log.exception("GDL game %s: %s; falling back to the (slow) reference prover",
+                      name, reason)
+        return NoNet(reason, warnings)
 
 
 def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
@@ -304,29 +373,20 @@ def load_for_play(text: str, name: str = "gdl", bounds: Bounds = DEFAULT_BOUNDS,
     _check_max_plies(max_plies)
     start, cpu_start = time.perf_counter(), time.process_time()
     warnings: list[str] = []
-    if program is not None:
-        pass
-    elif tolerant:
-        program, warnings = tolerant_program(text)
-        if warnings:
-            log.warning("GDL game %s: read tolerantly: %s", name, "; ".join(warnings))
-    else:
-        program = load_program(text)
-    try:
-        game = _build(program, name, bounds, max_plies, start, cpu_start)
-        game.warnings = warnings
-        return game
-    except LimitError as exc:
-        reason = str(exc)
-        log.warning("GDL game %s: %s; falling back to the (slow) reference prover",
-                    name, exc)
-    except GdlError:
-        raise  # the rules break GDL (e.g. a goal value out of 0..100)
-    except Exception as exc:  # any other failure of the build: the prover plays
-        reason = f"building the propnet failed ({type(exc).__name__}: {exc})"
-        log.exception("GDL game %s: %s; falling back to the (slow) reference prover",
-                      name, reason)
+    if program is None:
+        program, warnings = _program(text, name, tolerant)
+    built = _built_or_not(program, name, bounds, start, cpu_start, warnings)
+    if isinstance(built, BuiltNet):
+        try:
+            return from_net(built, name, max_plies)
+        except LimitError as exc:
+            built = NoNet(str(exc), warnings)
+        except Exception as exc:  # a failure to compile: the prover plays
+            built = NoNet(f"building the propnet failed ({type(exc).__name__}: {exc})",
+                          warnings)
+            log.exception("GDL game %s: %s; falling back to the (slow) reference "
+                          "prover", name, built.reason)
     game = ProverGame(text, name, max_plies, program=program)
-    game.fallback_reason = reason
+    game.fallback_reason = built.reason
     game.warnings = warnings
     return game

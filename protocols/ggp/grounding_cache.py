@@ -5,7 +5,9 @@ before the match; the game it builds (a C propnet ``GdlGame``, or the reference
 prover ``ProverGame`` when grounding is over its bound) is kept here under the SHA-256
 of the normalised rules text (the KIF parser already lower-cases symbols and puts
 single spaces between tokens, so two sheets that differ only in case, whitespace or
-comments share a key).  A following ``start`` with the same rules takes the entry
+comments share a key).  (A net built in a grounding child
+process is kept as its ``BuiltNet`` and compiled by each start.)  A following ``start``
+with the same rules takes the entry
 instead of grounding again; an entry still being built is shared too (``start`` waits
 for the same work instead of starting a second grounding).
 
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from engine.gdl.game import GdlGame
+from engine.gdl.game import BuiltNet, GdlGame
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,10 @@ def game_size(game: object) -> int:
     if isinstance(game, GdlGame):
         stats = game.info.stats
         texts = len(game.bases) + sum(len(ms) for ms in game.moves)
+        return int(stats.get("nodes", 0)) + int(stats.get("edges", 0)) + texts
+    if isinstance(game, BuiltNet):
+        stats = game.info.stats
+        texts = len(game.net.bases) + sum(len(ms) for ms in game.net.moves)
         return int(stats.get("nodes", 0)) + int(stats.get("edges", 0)) + texts
     return 1
 
@@ -117,7 +123,7 @@ class GroundingCache:
         if future.cancelled() or future.exception() is not None:
             return False
         game = future.result()
-        return isinstance(game, GdlGame) or time_limit <= entry.time_limit
+        return isinstance(game, GdlGame | BuiltNet) or time_limit <= entry.time_limit
 
     def _after_build(self) -> None:
         with self._lock:

@@ -13,6 +13,8 @@ bare ``\\n`` with ``400 Bad status line``).  What it serves:
 - ``OPTIONS``: a CORS preflight (browser-based game masters); CORS headers go on
   every answer.
 
+A request the player cannot answer for lack of memory or threads gets ``503``
+(a PLAY first gets an emergency legal move if one is known), never ``500``.
 Bad requests get an HTTP error and the player keeps serving: an empty, non-UTF-8 or
 malformed body or an unknown message 400, a body over ``max_body`` bytes 413, a head
 that is not HTTP 400 (and the connection is closed).  The body is read by its
@@ -34,7 +36,7 @@ import logging
 from dataclasses import dataclass, field
 
 from protocols.ggp import kif
-from protocols.ggp.player import GgpPlayer, PlayerConfig
+from protocols.ggp.player import GgpPlayer, PlayerConfig, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,8 @@ CONTENT_TYPE = "text/acl; charset=utf-8"
 REASONS = {100: "Continue", 200: "OK", 204: "No Content", 400: "Bad Request",
            404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
            413: "Payload Too Large", 431: "Request Header Fields Too Large",
-           500: "Internal Server Error", 505: "HTTP Version Not Supported"}
+           500: "Internal Server Error", 503: "Service Unavailable",
+           505: "HTTP Version Not Supported"}
 
 
 class HttpError(Exception):
@@ -337,9 +340,12 @@ class Runner:
                 return
             try:
                 response = await _answer(self.app, request)
-            except Exception:
+            except Unavailable as exc:  # out of memory or threads: try again later
+                log.error("answering %s %s: %s", request.method, request.path, exc)
+                response = _text(str(exc), 503)
+            except Exception:  # a clean refusal, never a 500: the player keeps serving
                 log.exception("answering %s %s", request.method, request.path)
-                response = _text("internal error", 500)
+                response = _text("the player cannot answer now", 503)
             keep = request.keep_alive
             writer.write(_encode(response, request.version, keep, request.method == "HEAD"))
             await writer.drain()

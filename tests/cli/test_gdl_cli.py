@@ -102,7 +102,17 @@ def test_an_enormous_file_is_refused_before_it_is_read_whole(tmp_path: Path) -> 
     with open(path, "wb") as f:  # sparse: 100 MB of zero bytes, no disk written
         f.truncate(100_000_000)
     code, _, stderr = miai_gdl(path)
-    assert code == 1 and "over 80000000 bytes" in one_error_line(stderr)
+    assert code == 1 and "over 8388608 bytes (--max-bytes)" in one_error_line(stderr)
+
+
+def test_a_sheet_of_millions_of_sentences_is_refused_not_checked_for_minutes(
+        tmp_path: Path) -> None:
+    """9 MB of real sentences (over the default --max-bytes, under MAX_TEXT): a
+    one-line error at once, where checking it would take minutes."""
+    path = tmp_path / "many.kif"
+    path.write_text("(role r)" * (9 * 1024 * 1024 // 8 + 1))
+    code, _, stderr = miai_gdl(path)
+    assert code == 1 and "over 8388608 bytes" in one_error_line(stderr)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")

@@ -8,22 +8,31 @@ import argparse
 import time
 from pathlib import Path
 
+MAX_SHEET_BYTES = 8 * 1024 * 1024  # = protocols.ggp.server.MAX_BODY
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("gdl", help="check and ground a GDL rulesheet; time playouts")
     p.add_argument("file", help="a .kif rulesheet")
     p.add_argument("-n", type=int, default=0, help="random playouts to time (0: none)")
     p.add_argument("--ground-seconds", type=float, default=30.0, help="grounding bound")
+    p.add_argument("--max-bytes", type=int, default=MAX_SHEET_BYTES, metavar="N",
+                   help="refuse a larger file at once (default 8 MiB, the largest body "
+                        "`miai ggp` takes; the largest GGP sheets are ~1 MB, and checking "
+                        "a sheet of millions of sentences takes minutes)")
     p.set_defaults(run=run_gdl)
 
 
-def read_sheet(path: str) -> str:
+def read_sheet(path: str, max_bytes: int | None = None) -> str:
     """The text of a rulesheet file; a one-line MiaiError naming the file (and the
-    line and column of a byte that is not UTF-8) when it cannot be read as one."""
+    line and column of a byte that is not UTF-8) when it cannot be read as one, or
+    when it is over ``max_bytes`` (default: what MAX_TEXT characters may take)."""
     from engine.errors import InvalidArgumentError, LimitError, ParseError
     from engine.gdl.parser import MAX_TEXT
 
     most = 4 * MAX_TEXT  # bytes: past this the text is over MAX_TEXT characters
+    if max_bytes is not None:
+        most = min(most, max_bytes)
     try:
         if Path(path).is_dir():
             raise InvalidArgumentError(f"{path}: is a directory, not a rulesheet")
@@ -38,7 +47,8 @@ def read_sheet(path: str) -> str:
         raise InvalidArgumentError(f"{path}: cannot read it ({exc.strerror})") from None
     if len(data) > most:
         raise LimitError(f"{path}: over {most} bytes; GDL text is at most {MAX_TEXT} "
-                         "characters")
+                         "characters" if max_bytes is None or most < max_bytes else
+                         f"{path}: over {most} bytes (--max-bytes)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -57,7 +67,7 @@ def run_gdl(args: argparse.Namespace) -> int:
     from engine.gdl.ground import Bounds
     from engine.playouts import playout_run
 
-    text = read_sheet(args.file)
+    text = read_sheet(args.file, args.max_bytes)
     try:
         program = load_program(text)
         print(f"{args.file}: {len(program.rules)} rules, roles "

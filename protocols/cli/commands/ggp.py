@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "the larger of 30 s and start clock + 10 play clocks)")
     p.add_argument("--ground-atoms", type=int, default=None, metavar="N",
                    help="atom bound of grounding (default 400000; 1 forces the prover)")
+    p.add_argument("--ground-memory", type=int, default=None, metavar="BYTES",
+                   help="memory budget of the grounding child process (default: a "
+                        "quarter of the machine's memory); past it the prover plays")
     p.add_argument("--prover-iterations", type=int, default=None, metavar="N",
                    help="prover search: answer after N iterations per position "
                         "(default: search until the deadline)")
@@ -45,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     config = PlayerConfig(bot=args.bot or DEFAULT_BOT, name=args.name, seed=args.seed,
                           ponder=not args.no_ponder, ground_seconds=args.ground_seconds,
                           ground_atoms=args.ground_atoms,
+                          ground_memory=args.ground_memory,
                           prover_iterations=args.prover_iterations)
     if args.margin is not None:
         config.margin = args.margin

@@ -136,7 +136,8 @@ def test_ggp_ucd_searches_a_three_player_game_with_ucd() -> None:
     oracle = ProverGame(text)
 
     async def main() -> None:
-        config = PlayerConfig(bot="ggp-ucd", max_think=0.2, margin=0.3)
+        config = PlayerConfig(bot="ggp-ucd", max_think=0.2, margin=0.3,
+                              choice_seconds=0)  # the net plays, measured or not
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
             reply = await post(s, url, kif.start_text("u", "red", text, 10, 2))
             assert reply[1] == "ready"

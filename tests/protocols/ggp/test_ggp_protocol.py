@@ -138,8 +138,9 @@ def test_a_grounding_that_raises_is_played_on_the_prover(
     text = rules("tictactoe")
     oracle = ProverGame(text)
     kwargs: dict[str, object] = {}
-    if where == "grounder":
+    if where == "grounder":  # grounding in this process, where the patch is
         monkeypatch.setattr("engine.gdl.game.ground", _planted)
+        kwargs["loader"] = load_rules
         reason = "building the propnet failed (RuntimeError: planted bug)"
     else:
         kwargs["loader"] = _planted
@@ -188,9 +189,12 @@ def test_moves_stay_legal_while_grounding_outlasts_the_start_clock() -> None:
                 if state.is_terminal():  # x can win from ply 4 on (not before)
                     assert ply >= 5
                     break
-                if ply == 3:
+                if ply == 3:  # grounding ends; the game is loaded before the play
                     release.set()
-                    await asyncio.sleep(0.3)
+                    for _ in range(400):
+                        if player.match is not None and player.match.game is not None:
+                            break
+                        await asyncio.sleep(0.05)
                 reply = (await post(s, url, f"(play g {last})"))[1]
                 assert player.match is not None
                 assert (player.match.game is None) == (ply < 3)
@@ -358,7 +362,8 @@ def test_pondering_searches_between_requests_only_when_on(ponder: bool) -> None:
         return int(match["iterations"])
 
     async def main() -> None:
-        config = PlayerConfig(bot="uct", max_think=0.2, margin=0.3, ponder=ponder)
+        config = PlayerConfig(bot="uct", max_think=0.2, margin=0.3, ponder=ponder,
+                              choice_seconds=0)  # the net plays, measured or not
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
             reply = await post(s, url, kif.start_text("q", "xplayer", text, 5, 2))
             assert reply[1] == "ready"

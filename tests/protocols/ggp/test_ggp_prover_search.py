@@ -86,6 +86,13 @@ def test_status_names_the_prover_while_a_match_runs() -> None:
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
             assert (await post(s, url, kif.start_text("p", "xplayer", text, 5, 5)))[1] \
                 == "ready"
+            # on a loaded machine the start clock may end before the rules are
+            # loaded: the PLAY is then searched on the prover too, but the status
+            # names the reasoner only once the match's game is loaded
+            for _ in range(600):
+                if player.match is not None and player.match.reasoner != "grounding":
+                    break
+                await asyncio.sleep(0.05)
             reply = (await post(s, url, "(play p nil)"))[1]
             assert reply in ProverGame(text).initial_state().rule_moves(0)
             status = player.status()
