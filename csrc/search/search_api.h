@@ -64,9 +64,21 @@ typedef struct {
      * Not with RAVE (MIAI_ALG_RAVE, MIAI_ALG_AUCT_RAVE): its AMAF reads the one
      * playout's moves. */
     uint32_t leaf_playouts;
+    /* Threads searching the one graph in miai_search_run (0 or 1: the calling thread
+     * alone, the single-threaded loop).  > 1 only for algorithms with a virtual loss
+     * rule (miai_search_threads_ok: plain UCT, RAVE), not with leaf_playouts > 1. */
+    uint32_t threads;
+    /* Virtual loss with threads > 1: visits counted as losses on each edge of a path
+     * whose playout is running, taken back at its backup.  0: none. */
+    uint32_t virtual_loss;
 } miai_search_config;
 
 #define MIAI_LEAF_PLAYOUTS_MAX 1024
+#define MIAI_THREADS_MAX 256
+#define MIAI_VIRTUAL_LOSS_MAX 1000
+
+/* 1 if `algorithm` (MIAI_ALG_*) can run with threads > 1, else 0. */
+int miai_search_threads_ok(uint32_t algorithm);
 
 /* One edge as reports and tests see it. */
 typedef struct {
