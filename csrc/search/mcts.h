@@ -75,6 +75,7 @@ struct miai_search {
      * playouts run outside it.  lock_ready: initialised (destroyed by free). */
     pthread_mutex_t lock;
     bool lock_ready;
+    double lock_held_seconds, lock_wait_seconds, thread_seconds; /* (search_api.h) */
 };
 
 /* Where one playout of a thread runs: its own state buffer, random stream, trace

@@ -148,6 +148,9 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->bytes_per_edge = miai_dag_bytes_per_edge();
     out->bytes_per_node = miai_dag_bytes_per_node(s->dag.tree_mode);
     out->seconds = s->seconds;
+    out->lock_held_seconds = s->lock_held_seconds;
+    out->lock_wait_seconds = s->lock_wait_seconds;
+    out->thread_seconds = s->thread_seconds;
     return MIAI_OK;
 }
 

@@ -119,6 +119,12 @@ typedef struct {
     double seconds;         /* time spent in miai_search_run, all runs */
     uint64_t playouts;      /* playouts run, all runs (leaf_playouts a leaf; none at a
                              * terminal leaf) */
+    /* Runs with threads > 1, all runs, summed over the threads (wall clock): the time
+     * they held the search's lock, waited for it, and ran (lock_held / thread_seconds
+     * is the serial part of the work that bounds the speedup; docs/search.md). */
+    double lock_held_seconds;
+    double lock_wait_seconds;
+    double thread_seconds;
 } miai_search_info;
 
 int miai_search_create(const miai_game *g, const void *state, const miai_search_config *cfg,

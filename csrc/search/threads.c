@@ -60,6 +60,8 @@ struct worker {
     uint8_t *leaf;
     uint64_t playouts;  /* since it last reported under the lock */
     uint64_t done;
+    double held;        /* seconds it held the lock */
+    double waited;      /* seconds it waited for it */
 };
 
 static double now_seconds(void) {
@@ -133,16 +135,21 @@ static void *worker_loop(void *arg) {
                     .trace_cap = s->trace_cap, .trace_len = &w->trace_len,
                     .trace_role = &w->trace_role, .leaf = w->leaf, .playouts = &w->playouts};
     while (keep_going(sh, w)) {
+        double t0 = now_seconds();
         pthread_mutex_lock(&s->lock);
+        double t1 = now_seconds();
         install(s, w);
         miai_mcts_descend(s);
         if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, true);
         take_back(s, w);
         pthread_mutex_unlock(&s->lock);
+        double t2 = now_seconds();
 
         miai_mcts_evaluate_on(s, &ev, rewards);
 
+        double t3 = now_seconds();
         pthread_mutex_lock(&s->lock);
+        double t4 = now_seconds();
         install(s, w);
         if (s->trace) {
             memcpy(s->trace, w->trace, sizeof *w->trace * w->trace_len);
@@ -155,6 +162,9 @@ static void *worker_loop(void *arg) {
         miai_mcts_record(s, rewards);
         take_back(s, w);
         pthread_mutex_unlock(&s->lock);
+        double t5 = now_seconds();
+        w->held += (t2 - t1) + (t5 - t4);
+        w->waited += (t1 - t0) + (t4 - t3);
         w->done++;
     }
     return NULL;
@@ -201,12 +211,16 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
     own_path.len = 0;
     s->path = own_path;
     uint64_t total = 0;
+    double end = now_seconds();
     for (uint32_t i = 0; i < n; i++) {
+        s->lock_held_seconds += ws[i].held;
+        s->lock_wait_seconds += ws[i].waited;
+        if (i == 0 || ws[i].started) s->thread_seconds += end - start;
         total += ws[i].done;
         worker_free(&ws[i]);
     }
     free(ws);
-    s->seconds += now_seconds() - start;
+    s->seconds += end - start;
     *done = total;
     return rc;
 }

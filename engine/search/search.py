@@ -394,6 +394,9 @@ class Search:
             "bytes_per_node": int(i.bytes_per_node),
             "seconds": float(i.seconds),
             "playouts": int(i.playouts),
+            "lock_held_seconds": float(i.lock_held_seconds),
+            "lock_wait_seconds": float(i.lock_wait_seconds),
+            "thread_seconds": float(i.thread_seconds),
         }
 
     def node(self, index: int) -> dict[str, int]:
