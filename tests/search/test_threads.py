@@ -174,3 +174,15 @@ def test_virtual_loss_argument_checked(bad: object) -> None:
     state = games.create("connect4").initial_state()
     with pytest.raises(InvalidArgumentError):
         Search(state, UCT(), threads=2, virtual_loss=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connectFour"])
+def test_threads_on_a_gdl_propnet(name: str) -> None:
+    """A propnet game keeps its evaluation in the state: threads share the game."""
+    from engine.gdl.game import load
+    from engine.gdl.sheets import PACKAGED
+
+    state = load((PACKAGED / f"{name}.kif").read_text(), name=name).initial_state()
+    s = Search(state, UCT(c=0.5), seed=1, threads=2)
+    s.run(iterations=2000)
+    check_graph(s, state, 2000, True)
