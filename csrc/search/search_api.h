@@ -4,7 +4,9 @@
  *   - A miai_search owns its graph, its root state and its miai_rng (seeded from
  *     config.seed): no global state, so any number of searches may live in one
  *     process and run in different threads.  One search is used by one thread at a
- *     time, except miai_search_stop, which any thread may call at any time.
+ *     time, except miai_search_stop, which any thread may call at any time; with
+ *     config.threads > 1, miai_search_run itself runs that many threads on the search
+ *     (threads.c) and returns when all have stopped.
  *   - miai_search_run runs iterations in C until max_iterations or max_seconds (or a
  *     stop request); the caller (cffi) has released the GIL.  With an iteration
  *     budget the statistics depend only on the seed and the total number of
