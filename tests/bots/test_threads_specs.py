@@ -84,3 +84,31 @@ def test_ggp_option_reaches_the_player() -> None:
     ggp.register(sub)
     args = parser.parse_args(["ggp", "--threads", "3"])
     assert args.threads == 3
+
+
+def test_pondering_runs_the_threaded_search() -> None:
+    """The Thinker (GTP's and GGP's loop) runs the bot's own search: its threads too."""
+    import time
+
+    from bots.thinker import Thinker
+
+    game = games.create("connect4")
+    bot = make_bot("uct:c=0.7,threads=2", game, seed=1)
+    bot.reset(game)
+    thinker = Thinker(bot, ponder=True, iterations=None)
+    try:
+        thinker.start(game.initial_state(), 0)
+        thinker.resume()
+        end = time.monotonic() + 60  # a liveness bound, not a timing assertion
+        while thinker.iterations_run() < 2000 and time.monotonic() < end:
+            time.sleep(0.02)
+        assert thinker.pause(10.0)
+        search = bot.search  # type: ignore[attr-defined]
+        assert search.threads == 2 and search.info()["thread_seconds"] > 0
+        move = game.initial_state().legal_moves()[3]
+        assert thinker.advance(move, 10.0)  # our move, then the opponent's
+        assert thinker.advance(move, 10.0)
+        thought = thinker.think(0.3)
+        assert thought.move in thinker.position().legal_moves()  # type: ignore[union-attr]
+    finally:
+        thinker.close()
