@@ -5,7 +5,8 @@
     python3 scripts/bench_threads.py --json threads.json
 
 Games: ``go9`` (Go 9x9 as the Go bot searches it: RAVE with knowledge priors, prior 20,
-over the heavy playout policy 7), ``othello`` and ``connect4`` (plain UCT, c = 0.7).
+over the heavy playout policy 7), ``othello``, ``connect4`` and ``gdl-connectFour`` (the
+packaged GDL rules on the propnet), by plain UCT, c = 0.7.
 Each measurement is a fresh process (``--one``): it builds the search from the initial
 position, runs ``--warmup`` seconds (not counted: allocation of the first arenas), then
 ``--seconds`` more, and reports the iterations of that second run over its wall time.
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout first
 
-GAMES = ("go9", "othello", "connect4")
+GAMES = ("go9", "othello", "connect4", "gdl-connectFour")
 
 
 def measure(game: str, threads: int, seconds: float, warmup: float,
@@ -46,6 +47,13 @@ def measure(game: str, threads: int, seconds: float, warmup: float,
     if game == "go9":
         state = go.policy_game(games.create("go", size=9, komi=7.5), 7).initial_state()
         algorithm: object = RAVE(prior=20.0, knowledge=True)
+    elif game.startswith("gdl-"):
+        from engine.gdl.game import load
+        from engine.gdl.sheets import PACKAGED
+
+        name = game[len("gdl-"):]
+        state = load((PACKAGED / f"{name}.kif").read_text(), name=name).initial_state()
+        algorithm = UCT(c=0.7)
     else:
         state = games.create(game).initial_state()
         algorithm = UCT(c=0.7)
