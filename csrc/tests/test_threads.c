@@ -190,7 +190,7 @@ static void test_connect4_rave(void) {
     search_and_check("connect4", NULL, 0, MIAI_ALG_RAVE, MIAI_MODE_DAG, 2, 3000);
 }
 static void test_go_rave(void) {
-    double params[] = {9, 7.5, 0}; /* size, komi, playout policy */
+    double params[] = {9, 7.5, 7}; /* size, komi, the Go bot's heavy playout policy */
     search_and_check("go", params, 3, MIAI_ALG_RAVE, MIAI_MODE_DAG, 2, 600);
 }
 
