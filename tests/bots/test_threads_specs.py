@@ -112,3 +112,19 @@ def test_pondering_runs_the_threaded_search() -> None:
         assert thought.move in thinker.position().legal_moves()  # type: ignore[union-attr]
     finally:
         thinker.close()
+
+
+def test_rave_root_pruning_with_threads() -> None:
+    """RAVE's root pruning (Huang's conditions) acts between batches: no pruned move is
+    chosen, and pruned edges stay pruned while the threads run."""
+    game = games.create("go", size=9)
+    bot = make_bot("gobot:alg=rave,playout=0,prior=20,prune=relative,alpha=0.9,every=200,"
+                   "iterations=2500,threads=2", game, seed=3)
+    move = bot.choose(game.initial_state())
+    search = bot.search  # type: ignore[attr-defined]
+    assert search.info()["iterations"] == 2500
+    edges = search.root_edges()
+    chosen = next(e for e in edges if e.move == move)
+    assert not chosen.pruned
+    assert any(e.pruned for e in edges)  # the pruning did act
+    assert sum(e.visits for e in edges) == 2500
