@@ -115,8 +115,8 @@ def test_pondering_runs_the_threaded_search() -> None:
 
 
 def test_rave_root_pruning_with_threads() -> None:
-    """RAVE's root pruning (Huang's conditions) acts between batches: no pruned move is
-    chosen, and pruned edges stay pruned while the threads run."""
+    """RAVE's root pruning (Huang's conditions) acts between batches: it prunes, no
+    pruned move is chosen, and the visits still add up to the budget."""
     game = games.create("go", size=9)
     bot = make_bot("gobot:alg=rave,playout=0,prior=20,prune=relative,alpha=0.9,every=200,"
                    "iterations=2500,threads=2", game, seed=3)
