@@ -7,7 +7,8 @@ spec's ``c``.  Any other algorithm is searched the same way, with a warning.
 
 Keys: those of :class:`bots.search_bot.SearchBot` are accepted (``iterations``, the
 budget of ``choose``, default 1000; ``seconds``; ``seed``); ``nodes``, ``mode``,
-``reuse`` and ``leaf`` are read but have no prover meaning.  Every search of the bot
+``reuse`` and ``leaf`` are read but have no prover meaning; ``threads`` > 1 is refused
+(the prover search has one thread).  Every search of the bot
 starts from the bot's game seed, as the prover search of the GGP player always did.
 Moves are KIF texts.
 """
@@ -23,7 +24,7 @@ from bots.base import SEED_MAX, BaseBot, MoveBudget, Searcher, acting_role
 from bots.report import Report
 from bots.search_bot import BUDGET_KEYS, DEFAULT_ITERATIONS
 from bots.spec import BotSpec
-from engine.errors import MiaiError
+from engine.errors import InvalidArgumentError, MiaiError
 from engine.games import Move
 from engine.gdl.prover_game import ProverGame, ProverState
 from engine.gdl.prover_search import DEFAULT_C, ProverSearch
@@ -84,6 +85,9 @@ class ProverSearchBot(BaseBot):
         plain = BotSpec(spec.name, budget)
         super().__init__(spec.name, spec.text, game,
                          seed=plain.get_int("seed", 0, maximum=SEED_MAX) or 0)
+        if (plain.get_int("threads", 1, minimum=1) or 1) > 1:
+            raise InvalidArgumentError(
+                f"{spec.text}: threads > 1 is not available for the prover search")
         algorithm = algorithm_from_spec(spec.name, dict(params))
         self.c = float(getattr(algorithm, "c", DEFAULT_C))
         if not isinstance(algorithm, UCT):

@@ -22,7 +22,7 @@ from bots.mc_bot import make_mc
 from bots.random_bot import make_random
 from bots.search_bot import make_search_bot
 from bots.spec import BotSpec, as_spec, parse_spec
-from engine.errors import UnknownNameError
+from engine.errors import MiaiError, UnknownNameError
 from engine.games import Game
 
 BotFactory = Callable[[BotSpec, Game], Bot]
@@ -90,6 +90,26 @@ def with_budget(spec: str | BotSpec, *, iterations: int | None = None,
     if (iterations is None and seconds is None) or not takes_budget(parsed):
         return parsed
     return parsed.without(BUDGET_KEYS).with_params(iterations=iterations, seconds=seconds)
+
+
+def with_threads(spec: str | BotSpec, threads: int, game: Game | None = None) -> BotSpec:
+    """The spec searching with ``threads`` threads (``threads=`` added) where it is a
+    search bot whose algorithm has threads, else unchanged.  A spec that names
+    ``threads`` itself keeps its value.  With ``game`` the bot is made once on it to
+    check that it takes the threads (the front-ends' default of all cores must not
+    refuse an algorithm without threads: docs/search.md "Threads")."""
+    parsed = resolve(spec)
+    if threads <= 1 or "threads" in parsed.params:
+        return parsed
+    if parsed.name in BOTS and parsed.name != "gobot":
+        return parsed
+    threaded = parsed.with_params(threads=threads)
+    if game is not None:
+        try:
+            make_bot(threaded, game).close()
+        except MiaiError:
+            return parsed
+    return threaded
 
 
 def make_bot(spec: str | BotSpec, game: Game, *, seed: int | None = None) -> Bot:

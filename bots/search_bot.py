@@ -10,6 +10,9 @@ Spec keys read here, the budget of every search bot:
                 moves (``Search.advance``); ``0``: a fresh search every move
     leaf        playouts from each leaf, their mean backed up (default 1; GDL nets run
                 them 64 at a time: docs/gdl.md "Lanes"; not with RAVE)
+    threads     threads searching the one graph (default 1; > 1 for plain ``uct`` and
+                ``rave`` only, others refuse it: docs/search.md "Threads")
+    vloss       virtual loss per in-flight path with threads > 1 (default 1)
 Every other key goes to ``engine.search.algorithm_from_spec(name, params)``, so a new
 algorithm of the search layer is a bot the day it exists, with no change here.
 
@@ -33,7 +36,8 @@ from engine import games
 from engine.errors import LimitError, MiaiError, OutOfMemoryError
 from engine.games import Game, Move, State
 
-BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse", "leaf")
+BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse", "leaf", "threads",
+               "vloss")
 DEFAULT_ITERATIONS = 1000
 DEFAULT_NODES = 1_000_000
 
@@ -97,6 +101,15 @@ class SearchBot(BaseBot):
             self.leaf_playouts = plain.get_int("leaf", 1, minimum=1,
                                                maximum=LEAF_PLAYOUTS_MAX) or 1
             check_leaf_playouts(algorithm, self.leaf_playouts)
+        self.threads = 1
+        self.virtual_loss = 1
+        if "threads" in plain.params or "vloss" in plain.params:
+            from engine.search.search import THREADS_MAX, VIRTUAL_LOSS_MAX, check_threads
+
+            self.threads = plain.get_int("threads", 1, minimum=1, maximum=THREADS_MAX) or 1
+            self.virtual_loss = plain.get_int("vloss", 1, minimum=0,
+                                              maximum=VIRTUAL_LOSS_MAX) or 0
+            check_threads(algorithm, self.threads, self.virtual_loss, self.leaf_playouts)
         self._search: SearchLike | None = None
         self._live: LiveSearch | None = None
         self._search_role: int | None = None
@@ -180,7 +193,12 @@ class SearchBot(BaseBot):
         self._searches += 1
         seed = (self.game_seed() + 0xBF58476D1CE4E5B9 * self._searches) % (SEED_MAX + 1)
         algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
-        leaf = {"leaf_playouts": self.leaf_playouts} if self.leaf_playouts > 1 else {}
+        leaf: dict[str, int] = {}
+        if self.leaf_playouts > 1:
+            leaf["leaf_playouts"] = self.leaf_playouts
+        if self.threads > 1:  # only then: a search factory without threads still works
+            leaf["threads"] = self.threads
+            leaf["virtual_loss"] = self.virtual_loss
         self._search = self._new_search(
             state.copy(), algorithm, seed=seed, max_nodes=self.max_nodes,
             mode=self.mode, role=role, **leaf,

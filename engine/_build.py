@@ -66,7 +66,7 @@ def make_ffi(absolute: bool = False) -> FFI:
         sources=sources(absolute),
         include_dirs=[str(CSRC)],
         extra_compile_args=CFLAGS,
-        libraries=["m"],
+        libraries=["m", "pthread"],
     )
     return ffi
 

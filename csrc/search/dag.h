@@ -31,7 +31,8 @@
  *     [parent node, from, next]; `from` is an edge index, or MIAI_FROM_LINK | a joint
  *     link index for a simultaneous parent.  Kept current as children are linked and rebuilt by
  *     reroot.  UCD's update-all and ancestor sets a_d(x) walk these lists.
- *   - A dag is used by one thread at a time (the search that owns it).
+ *   - A dag is used by one thread at a time: the search that owns it, or with
+ *     threads (threads.c) whichever of its threads holds the search's lock.
  */
 #ifndef MIAI_DAG_H
 #define MIAI_DAG_H

@@ -130,35 +130,38 @@ static uint32_t descend_alternating(miai_search *s, uint32_t node, bool *stop) {
 
 /* The mean rewards of k > 1 playouts from s->work (left as it is): a batch by the
  * game's ops->playouts where it runs one, else one by one on s->leaf. */
-static void evaluate_many(miai_search *s, uint32_t k, double *rewards) {
+void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards) {
     const miai_game *g = s->game;
-    double sum[MIAI_MAX_ROLES];
-    uint64_t plies = 0;
-    s->playouts += k;
-    miai_game_playouts(g, s->work, k, &s->rng, s->leaf, true, sum, &plies);
-    for (uint32_t q = 0; q < g->facts.n_roles; q++) rewards[q] = sum[q] / k;
-}
-
-static void evaluate(miai_search *s, double *rewards) {
-    const miai_game *g = s->game;
-    miai_head *h = miai_head_of(s->work);
-    s->trace_len = 0;
-    s->trace_role = MIAI_NOBODY;
+    miai_head *h = miai_head_of(ev->work);
+    *ev->trace_len = 0;
+    *ev->trace_role = MIAI_NOBODY;
     bool open = h->to_move != MIAI_NOBODY && h->ply < g->facts.max_plies;
-    if (open && s->cfg.leaf_playouts > 1) {
-        evaluate_many(s, s->cfg.leaf_playouts, rewards);
+    uint32_t k = s->cfg.leaf_playouts;
+    if (open && k > 1) { /* the mean of k playouts: a batch where the game runs one */
+        double sum[MIAI_MAX_ROLES];
+        uint64_t plies = 0;
+        *ev->playouts += k;
+        miai_game_playouts(g, ev->work, k, ev->rng, ev->leaf, true, sum, &plies);
+        for (uint32_t q = 0; q < g->facts.n_roles; q++) rewards[q] = sum[q] / k;
         return;
     }
     if (open) {
-        s->playouts++;
-        s->trace_role = h->to_move;
-        miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
-                          s->trace ? &s->trace_len : NULL);
+        (*ev->playouts)++;
+        *ev->trace_role = h->to_move;
+        miai_game_playout(g, ev->work, ev->rng, ev->trace, ev->trace ? ev->trace_cap : 0,
+                          ev->trace ? ev->trace_len : NULL);
     }
-    miai_game_outcome(g, s->work, rewards);
+    miai_game_outcome(g, ev->work, rewards);
 }
 
-void miai_mcts_iterate(miai_search *s, double *rewards) {
+static void evaluate(miai_search *s, double *rewards) {
+    miai_eval ev = {.work = s->work, .rng = &s->rng, .trace = s->trace,
+                    .trace_cap = s->trace_cap, .trace_len = &s->trace_len,
+                    .trace_role = &s->trace_role, .leaf = s->leaf, .playouts = &s->playouts};
+    miai_mcts_evaluate_on(s, &ev, rewards);
+}
+
+void miai_mcts_descend(miai_search *s) {
     const miai_game *g = s->game;
     miai_dag *d = &s->dag;
     miai_path *p = &s->path;
@@ -168,14 +171,16 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
     p->last_level = 0;
     p->leaf = d->root;
     uint32_t node = d->root;
+    /* Lazy edges move and reorder blocks: not with in-links, which name edges, nor
+     * with threads, whose paths in flight name edges too. */
+    bool lazy = s->policy.ops->lazy_edges && !d->track_parents && s->cfg.threads <= 1;
     for (;;) {
         if (d->nodes[node].to_move == MIAI_NOBODY || h->ply >= g->facts.max_plies) {
             p->leaf = node;
             break;
         }
         if (!miai_dag_expanded(d, node)) { /* second visit: the leaf gets its edges */
-            /* Lazy edges move and reorder blocks: not with in-links, which name edges. */
-            int rc = s->policy.ops->lazy_edges && !d->track_parents && node != d->root
+            int rc = lazy && node != d->root
                          ? miai_dag_expand_lazy(d, g, s->work, node, s->moves)
                          : miai_dag_expand(d, g, s->work, node, s->moves);
             if (rc != MIAI_OK) {
@@ -196,7 +201,12 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
         if (stop) break;
         node = next;
     }
-    evaluate(s, rewards);
+}
+
+void miai_mcts_record(miai_search *s, const double *rewards) {
+    const miai_game *g = s->game;
+    miai_dag *d = &s->dag;
+    const miai_path *p = &s->path;
     /* Count the visit in every node of the path (one per level), then the policy. */
     for (uint32_t i = 0; i < p->len; i++) {
         miai_node *x = &d->nodes[p->steps[i].node];
@@ -216,6 +226,23 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
     for (uint32_t r = 0; r < nr; r++) s->root_sum[r] += rewards[r];
     s->root_iterations++;
     s->iterations++;
+}
+
+void miai_mcts_iterate(miai_search *s, double *rewards) {
+    miai_mcts_descend(s);
+    evaluate(s, rewards);
+    miai_mcts_record(s, rewards);
+}
+
+void miai_mcts_virtual_loss(miai_search *s, const miai_path *path, uint32_t amount, bool add) {
+    miai_edge *edges = s->dag.edges;
+    for (uint32_t i = 0; i < path->len; i++) {
+        miai_edge *e = &edges[path->steps[i].edge];
+        if (add) e->n += amount;
+        else e->n -= amount;
+    }
+    if (s->policy.ops->virtual_loss)
+        s->policy.ops->virtual_loss(&s->policy, s, path, amount, add);
 }
 
 void miai_backup_descent(miai_search *s, const miai_path *path, const double *rewards) {

@@ -4,6 +4,9 @@
  * Contract:
  *   - struct miai_search is owned by one thread at a time; only `stop` is touched by
  *     other threads (C11 atomic).  Policies read and write s->dag and use s->rng.
+ *     With cfg.threads > 1 (threads.c) several threads share it during a run, each
+ *     taking s->lock around its descent and its backup and installing its own
+ *     buffers (work, moves, path, rng, trace) in s while it holds the lock.
  *   - miai_mcts_iterate runs one iteration from s->dag.root and s->root_state:
  *       descent: at an expanded node the policy selects an edge (one per role at a
  *         simultaneous node, joined into a joint move), the move is played on a
@@ -26,6 +29,7 @@
 #ifndef MIAI_MCTS_H
 #define MIAI_MCTS_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,10 +70,43 @@ struct miai_search {
     uint32_t trace_cap, trace_len;
     int32_t trace_role;
     miai_ucb_table ucb;       /* UCB1 terms of small counts (ucb_table.h) */
+    /* cfg.threads > 1 (threads.c): the lock every thread holds while it reads or
+     * writes the graph or the policy's data (descent and expansion, then backup);
+     * playouts run outside it.  lock_ready: initialised (destroyed by free). */
+    pthread_mutex_t lock;
+    bool lock_ready;
+    double lock_held_seconds, lock_wait_seconds, thread_seconds; /* (search_api.h) */
 };
 
-/* One iteration; `rewards` gets the playout's reward per role. */
+/* Where one playout of a thread runs: its own state buffer, random stream, trace
+ * buffer (AMAF) and counters. */
+typedef struct {
+    uint8_t *work;
+    miai_rng *rng;
+    miai_move *trace;      /* NULL: the policy wants no trace */
+    uint32_t trace_cap;
+    uint32_t *trace_len;
+    int32_t *trace_role;
+    uint8_t *leaf;         /* leaf_playouts > 1 scratch (may be NULL otherwise) */
+    uint64_t *playouts;
+} miai_eval;
+
+/* One iteration; `rewards` gets the playout's reward per role.  It is the three
+ * phases below in a row (threads.c runs them with the lock around the first and the
+ * last, the playout outside it). */
 void miai_mcts_iterate(miai_search *s, double *rewards);
+/* Descent and expansion from the root into s->path, s->work left at its end. */
+void miai_mcts_descend(miai_search *s);
+/* The playout (or terminal rewards) from ev->work; reads only s->game and s->cfg. */
+void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards);
+/* Count the iteration of s->path: node visits, the policy's backup, root reports. */
+void miai_mcts_record(miai_search *s, const double *rewards);
+/* Virtual loss on the edges of a path in flight: n += amount (add) or n -= amount,
+ * the policy's virtual_loss hook for the caches it keeps (policy.h). */
+void miai_mcts_virtual_loss(miai_search *s, const miai_path *path, uint32_t amount, bool add);
+/* threads.c: miai_search_run with cfg.threads > 1 threads on the one graph. */
+int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_seconds,
+                            uint64_t *done);
 
 /* Set up / tear down the loop's buffers and the root node (search.c calls these). */
 int miai_mcts_init(miai_search *s);

@@ -84,6 +84,13 @@ typedef struct miai_policy_ops {
      * played, like the prefetch of its edges); a policy with per-node data of its own
      * starts loading it.  Must not change anything.  Optional. */
     void (*prefetch)(const miai_policy *p, const miai_search *s, uint32_t node);
+    /* Threads (threads.c): a policy with this hook can run with cfg.threads > 1.  It
+     * is called after the loop added (add) or removed `amount` virtual visits on every
+     * edge of `path` (edge n only: a virtual loss adds no payoff), and brings the
+     * caches the policy keeps from edge counts up to date.  Optional; NULL: the
+     * search refuses threads > 1 for the algorithm. */
+    void (*virtual_loss)(miai_policy *p, miai_search *s, const miai_path *path,
+                         uint32_t amount, bool add);
 } miai_policy_ops;
 
 struct miai_policy {

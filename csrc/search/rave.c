@@ -391,6 +391,17 @@ int miai_rave_root_territory(const miai_search *s, uint32_t *visits, uint32_t *b
     return MIAI_OK;
 }
 
+/* Threads: a virtual loss is n += amount on the path's edges (mcts.c), which lowers
+ * eq. 8's value n r / (n + W) part; the AMAF statistics are left alone. */
+static void rave_virtual_loss(miai_policy *p, miai_search *s, const miai_path *path,
+                              uint32_t amount, bool add) {
+    (void)p;
+    (void)s;
+    (void)path;
+    (void)amount;
+    (void)add;
+}
+
 const miai_policy_ops miai_rave_policy = {
     .name = "rave",
     .init = rave_init,
@@ -398,6 +409,7 @@ const miai_policy_ops miai_rave_policy = {
     .select = rave_select,
     .on_expand = rave_on_expand,
     .backup = rave_backup,
+    .virtual_loss = rave_virtual_loss,
 };
 
 int miai_auct_rave_edges(const miai_search *s, uint32_t node, double *total, double *velocity,

@@ -32,13 +32,22 @@ static int config_ok(const miai_search_config *cfg) {
     if (cfg->leaf_playouts > 1 &&
         (cfg->algorithm == MIAI_ALG_RAVE || cfg->algorithm == MIAI_ALG_AUCT_RAVE))
         return 0;
+    if (cfg->threads > MIAI_THREADS_MAX || cfg->virtual_loss > MIAI_VIRTUAL_LOSS_MAX) return 0;
+    if (cfg->threads > 1 && (!miai_search_threads_ok(cfg->algorithm) || cfg->leaf_playouts > 1))
+        return 0;
     return 1;
+}
+
+int miai_search_threads_ok(uint32_t algorithm) {
+    const miai_policy_ops *ops = miai_policy_for(algorithm);
+    return ops && ops->virtual_loss ? 1 : 0;
 }
 
 void miai_search_free(miai_search *s) {
     if (!s) return;
     if (s->policy.ops && s->policy.ops->destroy) s->policy.ops->destroy(&s->policy);
     miai_mcts_done(s);
+    if (s->lock_ready) pthread_mutex_destroy(&s->lock);
     miai_dag_free(&s->dag);
     free(s->root_state);
     free(s);
@@ -73,6 +82,10 @@ int miai_search_create(const miai_game *g, const void *state, const miai_search_
         if (s->policy.ops->init) rc = s->policy.ops->init(&s->policy, s);
     }
     if (rc == MIAI_OK) rc = miai_mcts_init(s);
+    if (rc == MIAI_OK && cfg->threads > 1) {
+        if (pthread_mutex_init(&s->lock, NULL) == 0) s->lock_ready = true;
+        else rc = MIAI_ENOMEM;
+    }
     if (rc != MIAI_OK) {
         miai_search_free(s);
         return rc;
@@ -88,6 +101,7 @@ int miai_search_run(miai_search *s, uint64_t max_iterations, double max_seconds,
     bool timed = max_seconds > 0;
     if (!max_iterations && !timed) return MIAI_EINVAL;
     if (miai_chead_of(s->root_state)->to_move == MIAI_NOBODY) return MIAI_OK;
+    if (s->cfg.threads > 1) return miai_search_run_threads(s, max_iterations, max_seconds, done);
     double rewards[MIAI_MAX_ROLES];
     double start = now_seconds(), deadline = start + max_seconds;
     uint64_t i = 0;
@@ -134,6 +148,9 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->bytes_per_edge = miai_dag_bytes_per_edge();
     out->bytes_per_node = miai_dag_bytes_per_node(s->dag.tree_mode);
     out->seconds = s->seconds;
+    out->lock_held_seconds = s->lock_held_seconds;
+    out->lock_wait_seconds = s->lock_wait_seconds;
+    out->thread_seconds = s->thread_seconds;
     return MIAI_OK;
 }
 

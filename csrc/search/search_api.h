@@ -4,7 +4,9 @@
  *   - A miai_search owns its graph, its root state and its miai_rng (seeded from
  *     config.seed): no global state, so any number of searches may live in one
  *     process and run in different threads.  One search is used by one thread at a
- *     time, except miai_search_stop, which any thread may call at any time.
+ *     time, except miai_search_stop, which any thread may call at any time; with
+ *     config.threads > 1, miai_search_run itself runs that many threads on the search
+ *     (threads.c) and returns when all have stopped.
  *   - miai_search_run runs iterations in C until max_iterations or max_seconds (or a
  *     stop request); the caller (cffi) has released the GIL.  With an iteration
  *     budget the statistics depend only on the seed and the total number of
@@ -64,9 +66,21 @@ typedef struct {
      * Not with RAVE (MIAI_ALG_RAVE, MIAI_ALG_AUCT_RAVE): its AMAF reads the one
      * playout's moves. */
     uint32_t leaf_playouts;
+    /* Threads searching the one graph in miai_search_run (0 or 1: the calling thread
+     * alone, the single-threaded loop).  > 1 only for algorithms with a virtual loss
+     * rule (miai_search_threads_ok: plain UCT, RAVE), not with leaf_playouts > 1. */
+    uint32_t threads;
+    /* Virtual loss with threads > 1: visits counted as losses on each edge of a path
+     * whose playout is running, taken back at its backup.  0: none. */
+    uint32_t virtual_loss;
 } miai_search_config;
 
 #define MIAI_LEAF_PLAYOUTS_MAX 1024
+#define MIAI_THREADS_MAX 256
+#define MIAI_VIRTUAL_LOSS_MAX 1000
+
+/* 1 if `algorithm` (MIAI_ALG_*) can run with threads > 1, else 0. */
+int miai_search_threads_ok(uint32_t algorithm);
 
 /* One edge as reports and tests see it. */
 typedef struct {
@@ -107,6 +121,12 @@ typedef struct {
     double seconds;         /* time spent in miai_search_run, all runs */
     uint64_t playouts;      /* playouts run, all runs (leaf_playouts a leaf; none at a
                              * terminal leaf) */
+    /* Runs with threads > 1, all runs, summed over the threads (wall clock): the time
+     * they held the search's lock, waited for it, and ran (lock_held / thread_seconds
+     * is the serial part of the work that bounds the speedup; docs/search.md). */
+    double lock_held_seconds;
+    double lock_wait_seconds;
+    double thread_seconds;
 } miai_search_info;
 
 int miai_search_create(const miai_game *g, const void *state, const miai_search_config *cfg,

@@ -185,10 +185,30 @@ static void uct_on_reroot(miai_policy *p, miai_search *s) {
     miai_uct_recount(s, MIAI_EDGE_PRUNED);
 }
 
+/* Threads: the node cache's N follows the virtual visits (uct_cache.h); UNEVEN once
+ * an edge held n >= 2 (set conservatively: it only sends selection to the full pass). */
+static void uct_virtual_loss(miai_policy *p, miai_search *s, const miai_path *path,
+                             uint32_t amount, bool add) {
+    (void)p;
+    for (uint32_t i = 0; i < path->len; i++) {
+        const miai_step *st = &path->steps[i];
+        miai_node *x = &s->dag.nodes[st->node];
+        if (x->to_move == MIAI_SIMULTANEOUS) continue;
+        uint32_t big_n = MIAI_UCT_N(x->mark), bits = x->mark & ~MIAI_UCT_N_UNKNOWN;
+        if (big_n != MIAI_UCT_N_UNKNOWN) {
+            uint64_t next = add ? (uint64_t)big_n + amount : (uint64_t)big_n - amount;
+            big_n = next < MIAI_UCT_N_UNKNOWN ? (uint32_t)next : MIAI_UCT_N_UNKNOWN;
+        }
+        if (s->dag.edges[st->edge].n >= 2) bits |= MIAI_UCT_UNEVEN;
+        x->mark = big_n | bits;
+    }
+}
+
 const miai_policy_ops miai_uct_policy = {
     .name = "uct",
     .lazy_edges = 1,
     .select = uct_select,
     .on_reroot = uct_on_reroot,
     .backup = uct_backup,
+    .virtual_loss = uct_virtual_loss,
 };

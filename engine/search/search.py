@@ -84,6 +84,39 @@ def _check_seconds(value: object) -> None:
 
 
 LEAF_PLAYOUTS_MAX = int(lib.MIAI_LEAF_PLAYOUTS_MAX)  # playouts a leaf, at most
+THREADS_MAX = int(lib.MIAI_THREADS_MAX)  # threads of one search, at most
+VIRTUAL_LOSS_MAX = int(lib.MIAI_VIRTUAL_LOSS_MAX)
+
+
+def algorithm_label(algorithm: object) -> str:
+    """The name a message gives an algorithm: its spec name, else its class."""
+    return str(getattr(algorithm, "name", None) or type(algorithm).__name__)
+
+
+def check_threads(algorithm: object, threads: int, virtual_loss: int,
+                  leaf_playouts: int = 1) -> None:
+    """Raise InvalidArgumentError unless ``algorithm`` can search with ``threads``
+    threads (> 1: plain UCT and RAVE, with or without root pruning; docs/search.md,
+    "Threads")."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= THREADS_MAX:
+        raise InvalidArgumentError(f"threads must be an int in [1, {THREADS_MAX}], not {threads!r}")
+    if (
+        isinstance(virtual_loss, bool)
+        or not isinstance(virtual_loss, int)
+        or not 0 <= virtual_loss <= VIRTUAL_LOSS_MAX
+    ):
+        raise InvalidArgumentError(
+            f"vloss must be an int in [0, {VIRTUAL_LOSS_MAX}], not {virtual_loss!r}")
+    if threads <= 1:
+        return
+    cfg = ffi.new("miai_search_config *")
+    algorithm.configure(cfg)  # type: ignore[attr-defined]
+    if not lib.miai_search_threads_ok(cfg.algorithm):
+        raise InvalidArgumentError(
+            f"threads > 1 is not available for {algorithm_label(algorithm)!r} "
+            f"(only plain uct and rave search with several threads; see docs/search.md)")
+    if leaf_playouts > 1:
+        raise InvalidArgumentError("threads > 1 does not combine with leaf_playouts > 1")
 
 
 def check_leaf_playouts(algorithm: object, leaf_playouts: int) -> None:
@@ -109,7 +142,10 @@ class Search:
     reported at simultaneous roots (default: the role to move, or role 0).
     ``leaf_playouts`` (default 1) playouts run from each leaf and their mean rewards
     backed up (not with RAVE); a GDL net runs them 64 at a time where that is cheaper
-    (csrc/gdl/pn_lanes.c), other games one by one.
+    (csrc/gdl/pn_lanes.c), other games one by one.  ``threads`` (default 1) threads
+    search the one graph in each run (plain UCT and RAVE only), with a virtual loss of
+    ``virtual_loss`` visits (default 1) on a path whose playout is running; with 1
+    thread the search is the single-threaded loop, bit for bit.
     ``run`` may be stopped from another thread with :meth:`stop`; :meth:`result`
     called while a run is in progress returns the last batch's result.
     """
@@ -127,6 +163,8 @@ class Search:
         role: int | None = None,
         max_bytes: int | None = None,
         leaf_playouts: int = 1,
+        threads: int = 1,
+        virtual_loss: int = 1,
     ) -> None:
         if not isinstance(state, State):
             raise InvalidArgumentError(f"a Search needs a State, not {state!r}")
@@ -186,6 +224,11 @@ class Search:
         cfg.leaf_playouts = leaf_playouts
         algorithm.configure(cfg)  # type: ignore[attr-defined]
         check_leaf_playouts(algorithm, leaf_playouts)
+        check_threads(algorithm, threads, virtual_loss, leaf_playouts)
+        cfg.threads = threads
+        cfg.virtual_loss = virtual_loss if threads > 1 else 0
+        self.threads = threads
+        self.virtual_loss = virtual_loss
         out = ffi.new("miai_search **")
         check(lib.miai_search_create(game.ptr, self._state.ptr, cfg, out), "create search")
         self._ptr = ffi.gc(out[0], lib.miai_search_free)
@@ -351,6 +394,9 @@ class Search:
             "bytes_per_node": int(i.bytes_per_node),
             "seconds": float(i.seconds),
             "playouts": int(i.playouts),
+            "lock_held_seconds": float(i.lock_held_seconds),
+            "lock_wait_seconds": float(i.lock_wait_seconds),
+            "thread_seconds": float(i.thread_seconds),
         }
 
     def node(self, index: int) -> dict[str, int]:

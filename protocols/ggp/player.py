@@ -42,7 +42,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from bots import make_bot, with_budget
-from bots.registry import resolve
+from bots.registry import resolve, with_threads
 from bots.search_bot import uct_fallback
 from bots.spec import BotSpec
 from bots.thinker import Thinker, Thought
@@ -107,6 +107,7 @@ class PlayerConfig:
     # start clock; 0: no measurement, a net that grounds plays)
     ground_memory: int | None = None  # bytes a grounding child may use (default: a
     # quarter of the machine's memory, protocols/ggp/ground_worker.py)
+    threads: int = 1  # search threads on a net (where the spec's algorithm has them)
 
 
 @dataclass
@@ -467,6 +468,8 @@ class GgpPlayer:
         match = self.match
         if match is not None:  # the play clock is the budget (a bot's counts go)
             spec = with_budget(spec, seconds=float(match.play_clock))
+        if self.config.threads > 1 and not isinstance(game, ProverGame):
+            spec = with_threads(spec, self.config.threads, game)
         bot = make_bot(spec, game, seed=self.config.seed + self.matches_played)
         bot.reset(game)
         # The clock decides, except on the prover with its per-move iteration budget.

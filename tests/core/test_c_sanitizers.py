@@ -3,6 +3,8 @@
 Each ``csrc/tests/test_*.c`` is a C test program (see csrc/tests/ctest.h).  It is linked
 with every core source compiled separately from the shipped extension, with
 ``-fsanitize=address,undefined``, and run; any sanitizer report fails the test.
+The threaded search's program (``csrc/tests/test_threads.c``) also runs under
+ThreadSanitizer (``-fsanitize=thread``): any data race report fails it.
 """
 
 from __future__ import annotations
@@ -71,6 +73,42 @@ def test_c_program_under_sanitizers(
     print(run.stdout)
     print(run.stderr[-20000:])
     assert run.returncode == 0, run.stderr[-5000:]
+    assert " 0 failed" in run.stdout
+
+
+TSAN = ["-fsanitize=thread", "-fno-omit-frame-pointer"]
+TSAN_PROGRAMS = [CSRC / "tests" / "test_threads.c"]
+
+
+def _tsan_works(tmp: Path) -> bool:
+    src = tmp / "probe.c"
+    src.write_text("#include <pthread.h>\nint main(void) { return 0; }\n")
+    probe = subprocess.run([CC, *TSAN, str(src), "-o", str(tmp / "probe")],
+                           capture_output=True)
+    return probe.returncode == 0 and subprocess.run([str(tmp / "probe")]).returncode == 0
+
+
+@pytest.mark.parametrize("program", TSAN_PROGRAMS, ids=lambda p: p.stem)
+def test_c_threads_under_tsan(program: Path, tmp_path: Path) -> None:
+    if not _tsan_works(tmp_path):
+        pytest.skip("no ThreadSanitizer runtime for this compiler")
+
+    def compile_one(src: Path) -> Path:
+        obj = tmp_path / (str(src.relative_to(CSRC)).replace("/", "_") + ".o")
+        subprocess.run([CC, *COMMON, *TSAN, "-c", str(src), "-o", str(obj)], check=True)
+        return obj
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        objects = list(pool.map(compile_one, core_sources()))
+    exe = tmp_path / program.stem
+    subprocess.run([CC, *COMMON, *TSAN, str(program), *map(str, objects), "-lm", "-lpthread",
+                    "-o", str(exe)], check=True)
+    env = dict(os.environ, TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1")
+    run = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=900)
+    print(run.stdout)
+    print(run.stderr[-20000:])
+    assert run.returncode == 0, run.stderr[-5000:]
+    assert "ThreadSanitizer" not in run.stderr
     assert " 0 failed" in run.stdout
 
 

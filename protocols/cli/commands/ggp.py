@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--prover-iterations", type=int, default=None, metavar="N",
                    help="prover search: answer after N iterations per position "
                         "(default: search until the deadline)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="search threads on a propnet (default: all cores; plain uct and "
+                        "rave only, other algorithms search with one)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every request")
     p.set_defaults(run=run)
 
@@ -52,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
                           prover_iterations=args.prover_iterations)
     if args.margin is not None:
         config.margin = args.margin
+    if args.threads is not None and args.threads < 1:
+        raise SystemExit(f"miai ggp: --threads must be >= 1, not {args.threads}")
+    import os
+
+    config.threads = args.threads if args.threads is not None else (os.cpu_count() or 1)
     player = GgpPlayer(config)
 
     async def main() -> None:

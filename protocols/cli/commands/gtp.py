@@ -17,6 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "bot's own budget)")
     p.add_argument("--ponder", action="store_true",
                    help="keep searching on the opponent's time (search bots)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="search threads (default: all cores; search bots with plain uct "
+                        "or rave, docs/search.md)")
     p.add_argument("--log-level", default="WARNING", help="stderr log level")
     p.set_defaults(run=run)
 
@@ -34,4 +37,22 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.bot:
         options.bot_spec = args.bot
+    options.bot_spec = threaded_spec(options.bot_spec, args.threads)
     return serve(options)
+
+
+def threaded_spec(spec: str, threads: int | None) -> str:
+    """``spec`` with ``threads=`` (``--threads N``, or all cores where the bot can use
+    them); an explicit N that the bot cannot take is refused when the bot is made."""
+    import os
+
+    from bots.registry import with_threads
+    from engine import games
+
+    if spec.strip().startswith("gtp:"):
+        return spec
+    if threads is not None:
+        if threads < 1:
+            raise SystemExit(f"miai gtp: --threads must be >= 1, not {threads}")
+        return with_threads(spec, threads).text
+    return with_threads(spec, os.cpu_count() or 1, games.create("go")).text

@@ -1,0 +1,226 @@
+/* threads.c -- one search, one graph, cfg.threads threads (tree parallelism with
+ * virtual loss; docs/search.md, "Threads").
+ *
+ * Every thread runs the iteration of mcts.c in its three phases:
+ *   1. with s->lock held: the descent and expansion (miai_mcts_descend), then a
+ *      virtual loss of cfg.virtual_loss visits on every edge of its path;
+ *   2. without the lock: the playout, on the thread's own state buffer, random
+ *      stream and trace buffer (miai_mcts_evaluate_on reads only s->game, s->cfg);
+ *   3. with the lock: the virtual loss taken back, then the visit counted and backed
+ *      up (miai_mcts_record), exactly as the single-threaded loop does.
+ * While it holds the lock a thread installs its own buffers (work, moves, taken, path,
+ * rng, trace) in s, so the policies and the graph code run unchanged: one thread at a
+ * time touches the graph (arenas grown by realloc, the transposition table, policy
+ * data), which makes every structural change -- a node created and entered in the
+ * table, an edge block allocated, a child linked -- atomic with respect to the other
+ * threads: a position never gets two nodes, and no edge or visit is lost.  Lazy edges
+ * are off with threads (mcts.c): paths in flight hold edge indices, which a lazy
+ * block's move would change.
+ *
+ * Limits: iteration budgets are claimed with an atomic counter (the total is exactly
+ * the budget); the stop flag and the deadline are read by every thread before each
+ * iteration (the clock every MIAI_THREAD_TIME_EVERY of its iterations).  Thread i > 0
+ * draws its seed from the search's stream at the start of a run; thread 0 continues
+ * the search's stream, which it hands back at the end.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcts.h"
+
+#define MIAI_THREAD_TIME_EVERY 8u
+
+typedef struct worker worker;
+
+typedef struct {
+    miai_search *s;
+    uint64_t budget;             /* 0: none */
+    atomic_uint_fast64_t claimed;
+    double deadline;             /* <= 0: none */
+    atomic_bool time_up;
+    worker *workers;
+} shared;
+
+struct worker {
+    shared *sh;
+    pthread_t tid;
+    bool started;
+    uint8_t *work;
+    miai_move *moves;
+    uint8_t *taken;
+    miai_path path;
+    miai_rng rng;
+    miai_move *trace;
+    uint32_t trace_len;
+    int32_t trace_role;
+    uint8_t *leaf;
+    uint64_t playouts;  /* since it last reported under the lock */
+    uint64_t done;
+    double held;        /* seconds it held the lock */
+    double waited;      /* seconds it waited for it */
+};
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int worker_alloc(worker *w, const miai_search *s) {
+    const miai_game_facts *f = &s->game->facts;
+    w->work = malloc(f->state_size);
+    w->moves = malloc(sizeof(miai_move) * (f->max_legal ? f->max_legal : 1));
+    w->taken = malloc(f->max_legal ? f->max_legal : 1);
+    w->path.cap = s->path.cap;
+    w->path.steps = malloc(sizeof(miai_step) * w->path.cap);
+    if (s->trace) w->trace = malloc(sizeof(miai_move) * (s->trace_cap ? s->trace_cap : 1));
+    if (s->cfg.leaf_playouts > 1) w->leaf = malloc(f->state_size);
+    if (!w->work || !w->moves || !w->taken || !w->path.steps || (s->trace && !w->trace) ||
+        (s->cfg.leaf_playouts > 1 && !w->leaf))
+        return MIAI_ENOMEM;
+    return MIAI_OK;
+}
+
+static void worker_free(worker *w) {
+    free(w->work);
+    free(w->moves);
+    free(w->taken);
+    free(w->path.steps);
+    free(w->trace);
+    free(w->leaf);
+}
+
+/* The thread's buffers in s (the lock held). */
+static void install(miai_search *s, worker *w) {
+    s->work = w->work;
+    s->moves = w->moves;
+    s->taken = w->taken;
+    s->path = w->path;
+    s->rng = w->rng;
+    s->leaf = w->leaf;
+}
+
+static void take_back(miai_search *s, worker *w) {
+    w->path = s->path;
+    w->rng = s->rng;
+}
+
+static bool keep_going(shared *sh, worker *w) {
+    miai_search *s = sh->s;
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed)) return false;
+    if (sh->deadline > 0) {
+        if (atomic_load_explicit(&sh->time_up, memory_order_relaxed)) return false;
+        if (w->done % MIAI_THREAD_TIME_EVERY == 0 && now_seconds() >= sh->deadline) {
+            atomic_store_explicit(&sh->time_up, true, memory_order_relaxed);
+            return false;
+        }
+    }
+    if (sh->budget &&
+        atomic_fetch_add_explicit(&sh->claimed, 1, memory_order_relaxed) >= sh->budget)
+        return false;
+    return true;
+}
+
+static void *worker_loop(void *arg) {
+    worker *w = arg;
+    shared *sh = w->sh;
+    miai_search *s = sh->s;
+    uint32_t vloss = s->cfg.virtual_loss;
+    double rewards[MIAI_MAX_ROLES];
+    miai_eval ev = {.work = w->work, .rng = &w->rng, .trace = w->trace,
+                    .trace_cap = s->trace_cap, .trace_len = &w->trace_len,
+                    .trace_role = &w->trace_role, .leaf = w->leaf, .playouts = &w->playouts};
+    while (keep_going(sh, w)) {
+        double t0 = now_seconds();
+        pthread_mutex_lock(&s->lock);
+        double t1 = now_seconds();
+        install(s, w);
+        miai_mcts_descend(s);
+        if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, true);
+        take_back(s, w);
+        pthread_mutex_unlock(&s->lock);
+        double t2 = now_seconds();
+
+        miai_mcts_evaluate_on(s, &ev, rewards);
+
+        double t3 = now_seconds();
+        pthread_mutex_lock(&s->lock);
+        double t4 = now_seconds();
+        install(s, w);
+        if (s->trace) {
+            memcpy(s->trace, w->trace, sizeof *w->trace * w->trace_len);
+            s->trace_len = w->trace_len;
+            s->trace_role = w->trace_role;
+        }
+        s->playouts += w->playouts;
+        w->playouts = 0;
+        if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, false);
+        miai_mcts_record(s, rewards);
+        take_back(s, w);
+        pthread_mutex_unlock(&s->lock);
+        double t5 = now_seconds();
+        w->held += (t2 - t1) + (t5 - t4);
+        w->waited += (t1 - t0) + (t4 - t3);
+        w->done++;
+    }
+    return NULL;
+}
+
+int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_seconds,
+                            uint64_t *done) {
+    uint32_t n = s->cfg.threads;
+    worker *ws = calloc(n, sizeof *ws);
+    if (!ws) return MIAI_ENOMEM;
+    double start = now_seconds();
+    shared sh = {.s = s, .budget = max_iterations,
+                 .deadline = max_seconds > 0 ? start + max_seconds : 0.0, .workers = ws};
+    atomic_init(&sh.claimed, 0);
+    atomic_init(&sh.time_up, false);
+    int rc = MIAI_OK;
+    for (uint32_t i = 0; i < n && rc == MIAI_OK; i++) {
+        ws[i].sh = &sh;
+        rc = worker_alloc(&ws[i], s);
+    }
+    /* The search's own buffers, put back at the end. */
+    uint8_t *own_work = s->work, *own_taken = s->taken, *own_leaf = s->leaf;
+    miai_move *own_moves = s->moves;
+    miai_path own_path = s->path;
+    if (rc == MIAI_OK) {
+        for (uint32_t i = 1; i < n; i++) miai_rng_seed(&ws[i].rng, miai_rng_next(&s->rng));
+        ws[0].rng = s->rng;
+        for (uint32_t i = 1; i < n; i++) {
+            if (pthread_create(&ws[i].tid, NULL, worker_loop, &ws[i]) != 0) {
+                /* fewer threads than asked: the ones running finish the budget */
+                break;
+            }
+            ws[i].started = true;
+        }
+        worker_loop(&ws[0]);
+        for (uint32_t i = 1; i < n; i++)
+            if (ws[i].started) pthread_join(ws[i].tid, NULL);
+        s->rng = ws[0].rng;
+    }
+    s->work = own_work;
+    s->moves = own_moves;
+    s->taken = own_taken;
+    s->leaf = own_leaf;
+    own_path.len = 0;
+    s->path = own_path;
+    uint64_t total = 0;
+    double end = now_seconds();
+    for (uint32_t i = 0; i < n; i++) {
+        s->lock_held_seconds += ws[i].held;
+        s->lock_wait_seconds += ws[i].waited;
+        if (i == 0 || ws[i].started) s->thread_seconds += end - start;
+        total += ws[i].done;
+        worker_free(&ws[i]);
+    }
+    free(ws);
+    s->seconds += end - start;
+    *done = total;
+    return rc;
+}
