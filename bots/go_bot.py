@@ -7,6 +7,8 @@ Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
     priors   extra Go knowledge in the priors (with ``knowledge=1``), bits: 1 = first-
              and second-line malus, 2 = ladder reading (engine.go.PRIOR_LINES and
              PRIOR_LADDER, carried by the same game parameter; default 0 = none)
+    lgr      1 = last-good-reply playouts with forgetting (engine.go.POLICY_LGR: the
+             search keeps a reply table its playouts learn in; default 0 = off)
 and every key of :class:`bots.search_bot.SearchBot` (budget, ``reuse`` for tree reuse
 between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, ...).
 
@@ -27,7 +29,7 @@ from engine import go
 from engine.errors import InvalidArgumentError
 from engine.games import Game, Move, State
 
-OWN_KEYS = ("alg", "playout", "priors")
+OWN_KEYS = ("alg", "playout", "priors", "lgr")
 DEFAULT_ALGORITHM = "rave"
 
 
@@ -37,8 +39,10 @@ class GoBot(SearchBot):
         plain = BotSpec(spec.name, own)
         playout = plain.get_int("playout", go.POLICY_FULL, minimum=0, maximum=15) or 0
         priors = plain.get_int("priors", 0, minimum=0, maximum=3) or 0
-        # The game parameter that carries both (priors as PRIOR_LINES, PRIOR_LADDER).
-        self.policy = playout | priors * go.PRIOR_LINES
+        lgr = plain.get_int("lgr", 0, minimum=0, maximum=1) or 0
+        # The game parameter that carries all three (priors as PRIOR_LINES,
+        # PRIOR_LADDER; lgr as POLICY_LGR).
+        self.policy = playout | priors * go.PRIOR_LINES | lgr * go.POLICY_LGR
         algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
         if game.name != "go":
             raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")

@@ -419,26 +419,85 @@ static uint32_t go_random_point(go_view *v, uint32_t c, uint32_t mask, miai_rng 
     return 0;
 }
 
-uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
-                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+/* The playout loop.  reply: NULL, or the last-good-reply table (go_lgr_memory_size):
+ * its reply to the last move is played first when it is an empty point that passes
+ * go_pick_ok; seq: NULL, or room for every point played (0 = pass), in order. */
+static inline uint32_t go_play_out_core(go_view *v, uint32_t mask, uint32_t last,
+                                        miai_rng *rng, miai_move *trace, uint32_t trace_cap,
+                                        uint32_t *trace_len, const uint16_t *reply,
+                                        uint16_t *seq) {
     go_fixed *f = v->f;
+    const uint32_t P = v->d->n_points;
     uint32_t plies = 0, tl = 0;
     uint16_t cand[64];
     while (f->head.to_move != MIAI_NOBODY) {
         uint32_t c = (uint32_t)f->head.to_move + 1, p = 0, n = 0;
-        if (last && (mask & GO_POLICY_ATARI) && go_is_stone(v->color[last]) &&
-            go_touched_atari(v, last, v->color[last]))
-            n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
-        if (!n && last && (mask & GO_POLICY_PATTERN)) n = go_pattern_replies(v, last, c, mask, cand);
-        if (n) p = cand[miai_rng_below(rng, n)];
-        else p = go_random_point(v, c, mask, rng);
+        if (reply && last) {
+            uint32_t r = reply[(c - 1) * P + last];
+            if (r && v->color[r] == GO_EMPTY && go_pick_ok(v, r, c, mask)) p = r;
+        }
+        if (!p) {
+            if (last && (mask & GO_POLICY_ATARI) && go_is_stone(v->color[last]) &&
+                go_touched_atari(v, last, v->color[last]))
+                n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
+            if (!n && last && (mask & GO_POLICY_PATTERN))
+                n = go_pattern_replies(v, last, c, mask, cand);
+            if (n) p = cand[miai_rng_below(rng, n)];
+            else p = go_random_point(v, c, mask, rng);
+        }
         if (trace && tl < trace_cap) trace[tl++] = p ? v->d->move_of_point[p] : v->d->n_moves;
+        if (seq) seq[plies] = (uint16_t)p;
         go_apply(v, p);
         last = p;
         plies++;
     }
     if (trace_len) *trace_len = tl;
     return plies;
+}
+
+uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
+                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+    return go_play_out_core(v, mask, last, rng, trace, trace_cap, trace_len, NULL, NULL);
+}
+
+/* ---- last good reply ---- */
+
+size_t go_lgr_memory_size(const go_data *d) {
+    return sizeof(uint16_t) * (2u * (size_t)d->n_points + d->max_plies + 1u);
+}
+
+void go_lgr_update(const go_data *d, uint16_t *reply, uint32_t prev, uint32_t mover,
+                   const uint16_t *seq, uint32_t n, int32_t winner) {
+    if (winner != 0 && winner != 1) return; /* a draw or the ply cap: nothing learnt */
+    const uint32_t P = d->n_points;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t m = seq[i], c = (mover + i) & 1u;
+        if (prev && m) {
+            uint16_t *slot = &reply[c * P + prev];
+            if ((int32_t)c == winner) *slot = (uint16_t)m; /* the winner's reply */
+            else if (*slot == m) *slot = 0;                 /* forget the loser's */
+        }
+        prev = m;
+    }
+}
+
+uint32_t go_play_out_lgr(go_view *v, uint32_t mask, miai_rng *rng, void *memory,
+                         miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+    const go_data *d = v->d;
+    uint16_t *reply = memory, *seq = reply + 2u * d->n_points;
+    const uint32_t prev = v->f->last;
+    const int32_t mover = v->f->head.to_move;
+    uint32_t n = go_play_out_core(v, mask, prev, rng, trace, trace_cap, trace_len, reply, seq);
+    if (mover != 0 && mover != 1) return n;
+    int32_t winner = -1;
+    if (v->f->head.to_move == MIAI_NOBODY) {
+        uint32_t black, white;
+        go_area(v, NULL, &black, &white, NULL);
+        double margin = (double)black - (double)white - d->komi;
+        winner = margin > 0 ? 0 : margin < 0 ? 1 : -1;
+    }
+    go_lgr_update(d, reply, prev, (uint32_t)mover, seq, n, winner);
+    return n;
 }
 
 /* ---- ladders ---- */

@@ -152,8 +152,13 @@ static void evaluate(miai_search *s, double *rewards) {
     if (open) {
         s->playouts++;
         s->trace_role = h->to_move;
-        miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
-                          s->trace ? &s->trace_len : NULL);
+        if (s->playout_memory)
+            g->ops->playout_learn(g, s->work, &s->rng, s->playout_memory, s->trace,
+                                  s->trace ? s->trace_cap : 0,
+                                  s->trace ? &s->trace_len : NULL);
+        else
+            miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
+                              s->trace ? &s->trace_len : NULL);
     }
     miai_game_outcome(g, s->work, rewards);
 }
@@ -271,6 +276,9 @@ int miai_mcts_init(miai_search *s) {
     s->path.steps = malloc(sizeof(miai_step) * s->path.cap);
     if (!s->work || !s->moves || !s->taken || !s->path.steps) return MIAI_ENOMEM;
     if (s->cfg.leaf_playouts > 1 && !(s->leaf = malloc(f->state_size))) return MIAI_ENOMEM;
+    const miai_game_ops *ops = s->game->ops;
+    size_t mem = ops->playout_memory && ops->playout_learn ? ops->playout_memory(s->game) : 0;
+    if (mem && !(s->playout_memory = calloc(1, mem))) return MIAI_ENOMEM;
     return miai_mcts_set_root(s, MIAI_NIL);
 }
 
@@ -287,6 +295,8 @@ void miai_mcts_done(miai_search *s) {
     free(s->path.steps);
     free(s->leaf);
     s->leaf = NULL;
+    free(s->playout_memory);
+    s->playout_memory = NULL;
     s->work = NULL;
     s->moves = NULL;
     s->path.steps = NULL;

@@ -16,7 +16,9 @@
  *       playout: from the state where the descent ended, with the game's playout
  *         policy; a terminal state gives its rewards, the ply cap a draw (0.5 each);
  *         with cfg.leaf_playouts k > 1, the mean of k playouts from there (a batch
- *         by the game's ops->playouts where it has one);
+ *         by the game's ops->playouts where it has one); a game with playout memory
+ *         (game.h) plays single playouts by ops->playout_learn on the search's own
+ *         memory (s->playout_memory, allocated in init, freed in done);
  *       backup: node->n += 1 on every node of the path, then the policy's backup.
  *     When the node budget is full the descent ends at the unexpanded edge and the
  *     playout starts from its destination state (path.leaf = MIAI_NIL).
@@ -66,6 +68,7 @@ struct miai_search {
     uint32_t trace_cap, trace_len;
     int32_t trace_role;
     miai_ucb_table ucb;       /* UCB1 terms of small counts (ucb_table.h) */
+    void *playout_memory;     /* the game's playout memory (game.h), NULL if none */
 };
 
 /* One iteration; `rewards` gets the playout's reward per role. */
