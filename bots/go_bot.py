@@ -8,7 +8,8 @@ Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
              and second-line malus, 2 = ladder reading (engine.go.PRIOR_LINES and
              PRIOR_LADDER, carried by the same game parameter; default 0 = none)
     lgr      1 = last-good-reply playouts with forgetting (engine.go.POLICY_LGR: the
-             search keeps a reply table its playouts learn in; default 0 = off)
+             search keeps a reply table its playouts learn in), 2 = the same with
+             replies to the last two moves too (LGRF-2, POLICY_LGR2); default 0 = off
 and every key of :class:`bots.search_bot.SearchBot` (budget, ``reuse`` for tree reuse
 between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, ...).
 
@@ -39,10 +40,11 @@ class GoBot(SearchBot):
         plain = BotSpec(spec.name, own)
         playout = plain.get_int("playout", go.POLICY_FULL, minimum=0, maximum=15) or 0
         priors = plain.get_int("priors", 0, minimum=0, maximum=3) or 0
-        lgr = plain.get_int("lgr", 0, minimum=0, maximum=1) or 0
+        lgr = plain.get_int("lgr", 0, minimum=0, maximum=2) or 0
+        lgr_bits = (0, go.POLICY_LGR, go.POLICY_LGR | go.POLICY_LGR2)[lgr]
         # The game parameter that carries all three (priors as PRIOR_LINES,
-        # PRIOR_LADDER; lgr as POLICY_LGR).
-        self.policy = playout | priors * go.PRIOR_LINES | lgr * go.POLICY_LGR
+        # PRIOR_LADDER; lgr as POLICY_LGR, POLICY_LGR2).
+        self.policy = playout | priors * go.PRIOR_LINES | lgr_bits
         algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
         if game.name != "go":
             raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")

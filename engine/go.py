@@ -314,6 +314,7 @@ PRIOR_LINES = 16
 PRIOR_LADDER = 32
 # Last-good-reply playouts (a search's playouts only; engine.go_lgr drives them by hand).
 POLICY_LGR = 64
+POLICY_LGR2 = 128  # with POLICY_LGR: replies to the last two moves too (LGRF-2)
 
 
 def policy_game(game: Game, policy: int) -> Game:

@@ -37,6 +37,29 @@ class ReplyMemory:
         check(lib.go_lgr_set(self.game.ptr, self._buf, self.bytes, role, prev, move),
               "LGR set")
 
+    def reply2(self, role: int, before: int, prev: int) -> int | None:
+        """With POLICY_LGR2: ``role``'s reply to ``before`` followed by ``prev``."""
+        out = ffi.new("miai_move *")
+        check(lib.go_lgr_get2(self.game.ptr, self._buf, self.bytes, role, before, prev, out),
+              "LGR get2")
+        return None if out[0] == self.none else int(out[0])
+
+    def set_reply2(self, role: int, before: int, prev: int, reply: int | None) -> None:
+        move = self.none if reply is None else reply
+        check(lib.go_lgr_set2(self.game.ptr, self._buf, self.bytes, role, before, prev, move),
+              "LGR set2")
+
+    def table2(self) -> dict[tuple[int, int, int], int]:
+        """Every stored two-move reply: (role, before, prev) -> reply."""
+        out: dict[tuple[int, int, int], int] = {}
+        for role in (0, 1):
+            for before in range(self.none):
+                for prev in range(self.none):
+                    r = self.reply2(role, before, prev)
+                    if r is not None:
+                        out[(role, before, prev)] = r
+        return out
+
     def table(self) -> dict[tuple[int, int], int]:
         """Every stored reply: (role, prev) -> reply."""
         out: dict[tuple[int, int], int] = {}

@@ -1,8 +1,8 @@
 /* go.c -- the game of Go through the game interface (board code in go_board.c).
  *
  * Parameters: size (integer 5..19, default 9), komi (any finite number, default 7.5:
- * GTP's komi is any float) and policy (integer 0..127, default 0: the playout policy's
- * bits 1..8, the priors' bits 16, 32 and last-good-reply playouts 64, go_policy.h;
+ * GTP's komi is any float) and policy (integer 0..255, default 0: the playout policy's
+ * bits 1..8, the priors' bits 16, 32 and last-good-reply playouts 64, 128, go_policy.h;
  * 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
  *
  * Rules: captures; suicide is illegal; positional superko (a stone may not recreate

@@ -57,3 +57,34 @@ int go_lgr_set(const miai_game *g, void *memory, size_t bytes, int32_t role, mia
     *slot = reply == d->n_moves ? 0 : d->point_of_move[reply];
     return MIAI_OK;
 }
+
+/* The two-move table's slot of role, before and prev, or NULL. */
+static uint16_t *go_lgr_slot2(const go_data *d, const void *memory, int32_t role,
+                              miai_move before, miai_move prev) {
+    if (!(d->policy & GO_POLICY_LGR2) || (role != 0 && role != 1) || before >= d->n_moves ||
+        prev >= d->n_moves)
+        return NULL;
+    const size_t P = d->n_points;
+    uint16_t *reply2 = (uint16_t *)memory + 2u * P + d->max_plies + 1u;
+    return reply2 + ((size_t)role * P + d->point_of_move[before]) * P + d->point_of_move[prev];
+}
+
+int go_lgr_get2(const miai_game *g, const void *memory, size_t bytes, int32_t role,
+                miai_move before, miai_move prev, miai_move *reply) {
+    const go_data *d = go_lgr_data(g, memory, bytes);
+    if (!d || !reply) return MIAI_EINVAL;
+    const uint16_t *slot = go_lgr_slot2(d, memory, role, before, prev);
+    if (!slot) return MIAI_EINVAL;
+    *reply = *slot ? d->move_of_point[*slot] : d->n_moves;
+    return MIAI_OK;
+}
+
+int go_lgr_set2(const miai_game *g, void *memory, size_t bytes, int32_t role,
+                miai_move before, miai_move prev, miai_move reply) {
+    const go_data *d = go_lgr_data(g, memory, bytes);
+    if (!d || reply > d->n_moves) return MIAI_EINVAL;
+    uint16_t *slot = go_lgr_slot2(d, memory, role, before, prev);
+    if (!slot) return MIAI_EINVAL;
+    *slot = reply == d->n_moves ? 0 : d->point_of_move[reply];
+    return MIAI_OK;
+}

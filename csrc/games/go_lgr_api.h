@@ -4,6 +4,7 @@
  *
  * Contract:
  *   - `g` is a game made by miai_game_create("go", ...) with bit 64 in its `policy`
+ *     (bit 128 as well for the two-move table)
  *     (else MIAI_EINVAL); `memory` has at least go_lgr_memory_bytes bytes and starts
  *     all zero (nothing learnt); moves are the game's ids (size^2 = pass).
  *   - The reply table: for role r (0 black, 1 white) and a point q, the point r plays
@@ -32,5 +33,12 @@ int go_lgr_get(const miai_game *g, const void *memory, size_t bytes, int32_t rol
                miai_move prev, miai_move *reply);
 int go_lgr_set(const miai_game *g, void *memory, size_t bytes, int32_t role, miai_move prev,
                miai_move reply);
+
+/* With bit 128 too (LGRF-2): the reply of `role` to a move at `before` followed by one
+ * at `prev` (MIAI_EINVAL without the bit). */
+int go_lgr_get2(const miai_game *g, const void *memory, size_t bytes, int32_t role,
+                miai_move before, miai_move prev, miai_move *reply);
+int go_lgr_set2(const miai_game *g, void *memory, size_t bytes, int32_t role,
+                miai_move before, miai_move prev, miai_move reply);
 
 #endif

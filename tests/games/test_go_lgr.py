@@ -14,10 +14,11 @@ from engine.errors import InvalidArgumentError
 from engine.go_lgr import ReplyMemory
 from engine.search import RAVE, Search
 from tests.reference import go_policy as ref
-from tests.reference.go_lgr import lgrf1_update
+from tests.reference.go_lgr import lgrf1_update, lgrf2_update
 
 FULL = go.POLICY_FULL
 LGR = go.POLICY_LGR
+LGR2 = go.POLICY_LGR2
 
 
 def random_position(game, rng: random.Random, plies: int):
@@ -41,30 +42,43 @@ def winner(st) -> int | None:
 
 def test_the_bit_is_a_parameter_and_needs_a_memory() -> None:
     games.create("go", size=9, policy=FULL | LGR)
+    games.create("go", size=9, policy=FULL | LGR | LGR2)
     with pytest.raises(InvalidArgumentError):
-        games.create("go", size=9, policy=128)
+        games.create("go", size=9, policy=256)
+    with pytest.raises(InvalidArgumentError):  # the two-move table needs its bit
+        ReplyMemory(games.create("go", size=9, policy=FULL | LGR)).reply2(0, 1, 2)
     with pytest.raises(InvalidArgumentError):
         ReplyMemory(games.create("go", size=9, policy=FULL))
 
 
-@pytest.mark.parametrize("policy", [FULL | LGR, LGR])
+@pytest.mark.parametrize("policy", [FULL | LGR, LGR, FULL | LGR | LGR2])
 def test_the_table_learns_as_the_reference_rule(policy: int) -> None:
     game = games.create("go", size=7, komi=7, policy=policy)
+    two = bool(policy & LGR2)
     rng = random.Random(policy)
     memory = ReplyMemory(game)
     expected: dict[tuple[int, int], int] = {}
-    learnt = forgot = 0
-    for k in range(40):
+    expected2: dict[tuple[int, int, int], int] = {}
+    learnt = forgot = learnt2 = forgot2 = 0
+    for k in range(25 if two else 40):
         st, last = random_position(game, rng, rng.randrange(1, 20))
         mover = st.to_move
         moves = memory.playout(st, seed=k)
         assert moves and len(moves) <= game.max_plies
-        before = expected
-        expected = lgrf1_update(before, last, mover, moves, winner(st), game.num_moves - 1)
+        before, won = expected, winner(st)
+        expected = lgrf1_update(before, last, mover, moves, won, game.num_moves - 1)
         assert memory.table() == expected, f"playout {k}"
         learnt += len(set(expected.items()) - set(before.items()))
         forgot += len(set(before) - set(expected))
+        if two:
+            before2 = expected2
+            expected2 = lgrf2_update(before2, last, mover, moves, won, game.num_moves - 1)
+            assert memory.table2() == expected2, f"playout {k}"
+            learnt2 += len(set(expected2.items()) - set(before2.items()))
+            forgot2 += len(set(before2) - set(expected2))
     assert learnt > 100 and forgot > 0  # both halves of the rule were exercised
+    if two:
+        assert learnt2 > 100 and forgot2 > 0
 
 
 def test_a_stored_reply_is_played_exactly_when_acceptable() -> None:
@@ -124,3 +138,28 @@ def test_a_search_with_the_bit_is_deterministic_and_differs() -> None:
     with_lgr = root_visits(FULL | LGR, 5)
     assert with_lgr == root_visits(FULL | LGR, 5)
     assert with_lgr != root_visits(FULL, 5)  # the search's playouts went through the table
+
+
+def test_a_two_move_reply_comes_before_the_one_move_reply() -> None:
+    """From the second playout move on: after q' then q, reply2[q'][q] is played when
+    acceptable, else reply[q]."""
+    game = games.create("go", size=9, komi=7, policy=FULL | LGR | LGR2)
+    st = game.initial_state()
+    for v in ("E5", "C3"):
+        st.play(go.point(game, v))
+    p = {v: go.point(game, v) for v in ("E5", "C3", "G7", "G3", "C7", "D4")}
+    seen = set()
+    for seed in range(12):
+        memory = ReplyMemory(game)
+        memory.set_reply(0, p["C3"], p["G7"])  # black answers C3 at G7
+        memory.set_reply2(1, p["C3"], p["G7"], p["G3"])  # white: C3 then G7 -> G3
+        memory.set_reply(1, p["G7"], p["C7"])  # white's one-move reply to G7
+        moves = memory.playout(st.copy(), seed=seed)
+        seen.add(tuple(moves[:2]))
+    assert seen == {(p["G7"], p["G3"])}
+    for seed in range(12):  # the two-move reply occupied: the one-move reply plays
+        memory = ReplyMemory(game)
+        memory.set_reply(0, p["C3"], p["G7"])
+        memory.set_reply2(1, p["C3"], p["G7"], p["E5"])
+        memory.set_reply(1, p["G7"], p["C7"])
+        assert memory.playout(st.copy(), seed=seed)[:2] == [p["G7"], p["C7"]]
