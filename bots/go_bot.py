@@ -9,6 +9,10 @@ Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
              PRIOR_LADDER, carried by the same game parameter); default by board
              size (:func:`default_priors`): 3 = both on 13x13 and larger, where the
              opening is long and ladders run far, 0 below (as measured on 9x9)
+    lgr      1 = last-good-reply playouts with forgetting (engine.go.POLICY_LGR: the
+             search keeps a reply table its playouts learn in; with threads, one
+             table per thread), 2 = the same with replies to the last two moves too
+             (LGRF-2, POLICY_LGR2); default 0 = off
 and every key of :class:`bots.search_bot.SearchBot` (budget, ``reuse`` for tree reuse
 between moves, ...) and of the algorithm (``prior``, ``knowledge``, ``prune``, ...).
 
@@ -29,7 +33,7 @@ from engine import go
 from engine.errors import InvalidArgumentError
 from engine.games import Game, Move, State
 
-OWN_KEYS = ("alg", "playout", "priors")
+OWN_KEYS = ("alg", "playout", "priors", "lgr")
 DEFAULT_ALGORITHM = "rave"
 LARGE_BOARD = 13  # from this size on the line and ladder priors are on by default
 
@@ -48,8 +52,11 @@ class GoBot(SearchBot):
             raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")
         priors = plain.get_int("priors", default_priors(go.board_size(game)),
                                minimum=0, maximum=3) or 0
-        # The game parameter that carries both (priors as PRIOR_LINES, PRIOR_LADDER).
-        self.policy = playout | priors * go.PRIOR_LINES
+        lgr = plain.get_int("lgr", 0, minimum=0, maximum=2) or 0
+        lgr_bits = (0, go.POLICY_LGR, go.POLICY_LGR | go.POLICY_LGR2)[lgr]
+        # The game parameter that carries all three (priors as PRIOR_LINES,
+        # PRIOR_LADDER; lgr as POLICY_LGR, POLICY_LGR2).
+        self.policy = playout | priors * go.PRIOR_LINES | lgr_bits
         algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
         self._games: dict[str, Game] = {}
         super().__init__(BotSpec(algorithm, rest), game)

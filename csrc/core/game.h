@@ -92,6 +92,15 @@ typedef struct miai_game_ops {
     uint32_t (*owner_points)(const miai_game *g);
     int (*owner_add)(const miai_game *g, const void *state, uint32_t *first,
                      uint32_t *second, uint32_t cap);
+    /* Optional playout memory (NULL = none): what a game's playouts learn across one
+     * search's playouts (e.g. Go's last-good-reply table).  playout_memory gives the
+     * bytes one search needs (0 = none for these parameters); the search callocs them
+     * (all zero = nothing learnt), keeps them for its lifetime and hands them, never
+     * shared with another thread, to playout_learn, which plays out as ops->playout
+     * does (same trace contract) while reading and updating the memory. */
+    size_t (*playout_memory)(const miai_game *g);
+    uint32_t (*playout_learn)(const miai_game *g, void *state, miai_rng *rng, void *memory,
+                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len);
 } miai_game_ops;
 
 struct miai_game {

@@ -1,8 +1,9 @@
 /* go.c -- the game of Go through the game interface (board code in go_board.c).
  *
  * Parameters: size (integer 5..19, default 9), komi (any finite number, default 7.5:
- * GTP's komi is any float) and policy (integer 0..63, default 0: the playout policy's
- * bits 1..8 and the priors' bits 16, 32, go_policy.h; 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
+ * GTP's komi is any float) and policy (integer 0..255, default 0: the playout policy's
+ * bits 1..8, the priors' bits 16, 32 and last-good-reply playouts 64, 128, go_policy.h;
+ * 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
  *
  * Rules: captures; suicide is illegal; positional superko (a stone may not recreate
  * any board position of the game so far, whoever was to move) in `legal` and so in
@@ -31,6 +32,9 @@
  * of superko for speed, the usual practice; the ply cap ends any cycle.  A player
  * with no such point passes; two passes end the playout.  Other policy values select
  * the heavy policy of go_policy.c (atari answers, self-atari, patterns, eye rule).
+ * With bit 64 (GO_POLICY_LGR) the game offers a search playout memory (game.h): a
+ * search's playouts then play last good replies first (go_play_out_lgr); playouts
+ * without a search's memory ignore the bit.
  *
  * Handicap, setup stones, scores with dead stones, ownership and the board as text
  * are in go_api.h.
@@ -176,6 +180,23 @@ static uint32_t go_playout(const miai_game *g, void *state, miai_rng *rng, miai_
     return go_play_out_policy(&v, mask, v.f->last, rng, trace, trace_cap, trace_len);
 }
 
+/* Last-good-reply playouts (GO_POLICY_LGR): the search's playout memory. */
+static size_t go_playout_memory(const miai_game *g) {
+    const go_data *d = go_d(g);
+    return d->policy & GO_POLICY_LGR ? go_lgr_memory_size(d) : 0;
+}
+
+static uint32_t go_playout_learn(const miai_game *g, void *state, miai_rng *rng,
+                                 void *memory, miai_move *trace, uint32_t trace_cap,
+                                 uint32_t *trace_len) {
+    const go_data *d = go_d(g);
+    if (!memory || !(d->policy & GO_POLICY_LGR))
+        return go_playout(g, state, rng, trace, trace_cap, trace_len);
+    go_view v = go_view_of(d, state);
+    return go_play_out_lgr(&v, d->policy & GO_POLICY_PLAYOUT, rng, memory, trace, trace_cap,
+                           trace_len);
+}
+
 static int go_check(const miai_game *g, const void *state) {
     go_view v = go_cview_of(go_d(g), state);
     return go_check_board(&v);
@@ -216,6 +237,8 @@ static const miai_game_ops go_ops = {
     .prior_kinds = go_prior_hook,
     .owner_points = go_owner_points,
     .owner_add = go_owner_add,
+    .playout_memory = go_playout_memory,
+    .playout_learn = go_playout_learn,
 };
 
 bool go_is_go(const miai_game *g) { return g && g->ops == &go_ops && g->data; }

@@ -419,26 +419,104 @@ static uint32_t go_random_point(go_view *v, uint32_t c, uint32_t mask, miai_rng 
     return 0;
 }
 
-uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
-                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+/* The playout loop.  reply: NULL, or the last-good-reply table (go_lgr_memory_size):
+ * its reply to the last move is played first when it is an empty point that passes
+ * go_pick_ok; reply2: NULL, or the table of replies to the last two moves, tried
+ * before it; seq: NULL, or room for every point played (0 = pass), in order. */
+static inline uint32_t go_play_out_core(go_view *v, uint32_t mask, uint32_t last,
+                                        miai_rng *rng, miai_move *trace, uint32_t trace_cap,
+                                        uint32_t *trace_len, const uint16_t *reply,
+                                        const uint16_t *reply2, uint16_t *seq) {
     go_fixed *f = v->f;
-    uint32_t plies = 0, tl = 0;
+    const uint32_t P = v->d->n_points;
+    uint32_t plies = 0, tl = 0, before = 0; /* before: the move before last (0: unknown) */
     uint16_t cand[64];
     while (f->head.to_move != MIAI_NOBODY) {
         uint32_t c = (uint32_t)f->head.to_move + 1, p = 0, n = 0;
-        if (last && (mask & GO_POLICY_ATARI) && go_is_stone(v->color[last]) &&
-            go_touched_atari(v, last, v->color[last]))
-            n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
-        if (!n && last && (mask & GO_POLICY_PATTERN)) n = go_pattern_replies(v, last, c, mask, cand);
-        if (n) p = cand[miai_rng_below(rng, n)];
-        else p = go_random_point(v, c, mask, rng);
+        if (reply2 && last && before) {
+            uint32_t r = reply2[((c - 1) * P + before) * P + last];
+            if (r && v->color[r] == GO_EMPTY && go_pick_ok(v, r, c, mask)) p = r;
+        }
+        if (!p && reply && last) {
+            uint32_t r = reply[(c - 1) * P + last];
+            if (r && v->color[r] == GO_EMPTY && go_pick_ok(v, r, c, mask)) p = r;
+        }
+        if (!p) {
+            if (last && (mask & GO_POLICY_ATARI) && go_is_stone(v->color[last]) &&
+                go_touched_atari(v, last, v->color[last]))
+                n = go_atari_replies(v, last, c, mask, cand, sizeof cand / sizeof cand[0]);
+            if (!n && last && (mask & GO_POLICY_PATTERN))
+                n = go_pattern_replies(v, last, c, mask, cand);
+            if (n) p = cand[miai_rng_below(rng, n)];
+            else p = go_random_point(v, c, mask, rng);
+        }
         if (trace && tl < trace_cap) trace[tl++] = p ? v->d->move_of_point[p] : v->d->n_moves;
+        if (seq) seq[plies] = (uint16_t)p;
         go_apply(v, p);
+        before = last;
         last = p;
         plies++;
     }
     if (trace_len) *trace_len = tl;
     return plies;
+}
+
+uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
+                            miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+    return go_play_out_core(v, mask, last, rng, trace, trace_cap, trace_len, NULL, NULL, NULL);
+}
+
+/* ---- last good reply ---- */
+
+size_t go_lgr_memory_size(const go_data *d) {
+    size_t P = d->n_points, words = 2u * P + d->max_plies + 1u;
+    if (d->policy & GO_POLICY_LGR2) words += 2u * P * P;
+    return sizeof(uint16_t) * words;
+}
+
+/* The LGRF rule on one slot: the winner's reply stored, the loser's forgotten. */
+static inline void go_lgr_learn(uint16_t *slot, uint32_t m, bool won) {
+    if (won) *slot = (uint16_t)m;
+    else if (*slot == m) *slot = 0;
+}
+
+void go_lgr_update(const go_data *d, uint16_t *reply, uint16_t *reply2, uint32_t prev,
+                   uint32_t mover, const uint16_t *seq, uint32_t n, int32_t winner) {
+    if (winner != 0 && winner != 1) return; /* a draw or the ply cap: nothing learnt */
+    const uint32_t P = d->n_points;
+    uint32_t before = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t m = seq[i], c = (mover + i) & 1u;
+        if (prev && m) {
+            go_lgr_learn(&reply[c * P + prev], m, (int32_t)c == winner);
+            if (reply2 && before)
+                go_lgr_learn(&reply2[((size_t)c * P + before) * P + prev], m,
+                             (int32_t)c == winner);
+        }
+        before = prev;
+        prev = m;
+    }
+}
+
+uint32_t go_play_out_lgr(go_view *v, uint32_t mask, miai_rng *rng, void *memory,
+                         miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+    const go_data *d = v->d;
+    uint16_t *reply = memory, *seq = reply + 2u * d->n_points;
+    uint16_t *reply2 = d->policy & GO_POLICY_LGR2 ? seq + d->max_plies + 1u : NULL;
+    const uint32_t prev = v->f->last;
+    const int32_t mover = v->f->head.to_move;
+    uint32_t n = go_play_out_core(v, mask, prev, rng, trace, trace_cap, trace_len, reply,
+                                  reply2, seq);
+    if (mover != 0 && mover != 1) return n;
+    int32_t winner = -1;
+    if (v->f->head.to_move == MIAI_NOBODY) {
+        uint32_t black, white;
+        go_area(v, NULL, &black, &white, NULL);
+        double margin = (double)black - (double)white - d->komi;
+        winner = margin > 0 ? 0 : margin < 0 ? 1 : -1;
+    }
+    go_lgr_update(d, reply, reply2, prev, (uint32_t)mover, seq, n, winner);
+    return n;
 }
 
 /* ---- ladders ---- */

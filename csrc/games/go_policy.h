@@ -35,7 +35,12 @@
 #define GO_PRIOR_LINES 16u  /* first/second-line malus (see go_prior_kinds) */
 #define GO_PRIOR_LADDER 32u /* ladder reading: working ladder atari +1, escape -1 */
 #define GO_POLICY_PLAYOUT 15u /* the bits above that the playouts read */
-#define GO_POLICY_MAX 63u
+/* Last-good-reply playouts (go_play_out_lgr): only where a search gives the playouts
+ * its memory (game.h's playout_memory); other playouts ignore the bit. */
+#define GO_POLICY_LGR 64u
+/* With GO_POLICY_LGR: also the replies to the last two moves (LGRF-2), tried first. */
+#define GO_POLICY_LGR2 128u
+#define GO_POLICY_MAX 255u
 #define GO_SELF_ATARI_MIN 2u
 
 /* Fill d->pattern3 (one bit per 3x3 neighbourhood code, see go_pattern_code). */
@@ -114,5 +119,30 @@ int go_ladder_read(const go_data *d, const void *state, uint32_t gp, uint8_t *sc
  * the point of the move that led to the state (0 if unknown or a pass). */
 uint32_t go_play_out_policy(go_view *v, uint32_t mask, uint32_t last, miai_rng *rng,
                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len);
+
+/* Last-good-reply playouts with forgetting (LGRF-1: Baier and Drake, "The Power of
+ * Forgetting: Improving the Last-Good-Reply Policy in Monte Carlo Go", IEEE TCIAIG
+ * 2(4), 2010).  The memory (go_lgr_memory_size bytes, zero = empty) holds reply[c][q]
+ * (c = 0 black, 1 white; q a padded point; 0 = no reply), then room for one
+ * playout's points.  go_play_out_lgr plays out as go_play_out_policy with `mask`, but
+ * first, after a move at q, plays reply[mover][q] when it is an empty point that the
+ * policy's own checks accept (not the ko point, not suicide, not an own eye, not a bad
+ * self-atari under GO_POLICY_SELF_ATARI); then it scores the end (area, komi) and
+ * calls go_lgr_update.  Only the playout's moves are learnt (and the reply to the
+ * move that led to its start, v->f->last); the tree's moves are not seen.  With
+ * GO_POLICY_LGR2 as well (LGRF-2), the memory then holds reply2[c][q'][q], the reply
+ * to q' followed by q, tried before reply[c][q] (from the playout's second move on:
+ * the state does not know the move before its last). */
+size_t go_lgr_memory_size(const go_data *d);
+uint32_t go_play_out_lgr(go_view *v, uint32_t mask, miai_rng *rng, void *memory,
+                         miai_move *trace, uint32_t trace_cap, uint32_t *trace_len);
+/* The LGRF update after a playout of points seq[0..n) (0 = pass), started by
+ * `mover` (0/1) after a move at `prev` (0: none or a pass), won by `winner` (0/1;
+ * anything else, a draw or the ply cap, changes nothing): for each move m after a
+ * move q, both points, played by colour c: reply[c][q] = m if c won, else reply[c][q]
+ * is cleared if it was m; with reply2 (NULL: none) the same for reply2[c][q'][q] when
+ * the move q' before q is a point too.  In playout order (a later reply overwrites). */
+void go_lgr_update(const go_data *d, uint16_t *reply, uint16_t *reply2, uint32_t prev,
+                   uint32_t mover, const uint16_t *seq, uint32_t n, int32_t winner);
 
 #endif

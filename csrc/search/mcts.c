@@ -148,8 +148,13 @@ void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards)
     if (open) {
         (*ev->playouts)++;
         *ev->trace_role = h->to_move;
-        miai_game_playout(g, ev->work, ev->rng, ev->trace, ev->trace ? ev->trace_cap : 0,
-                          ev->trace ? ev->trace_len : NULL);
+        if (ev->playout_memory)
+            g->ops->playout_learn(g, ev->work, ev->rng, ev->playout_memory, ev->trace,
+                                  ev->trace ? ev->trace_cap : 0,
+                                  ev->trace ? ev->trace_len : NULL);
+        else
+            miai_game_playout(g, ev->work, ev->rng, ev->trace, ev->trace ? ev->trace_cap : 0,
+                              ev->trace ? ev->trace_len : NULL);
     }
     miai_game_outcome(g, ev->work, rewards);
 }
@@ -157,7 +162,8 @@ void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards)
 static void evaluate(miai_search *s, double *rewards) {
     miai_eval ev = {.work = s->work, .rng = &s->rng, .trace = s->trace,
                     .trace_cap = s->trace_cap, .trace_len = &s->trace_len,
-                    .trace_role = &s->trace_role, .leaf = s->leaf, .playouts = &s->playouts};
+                    .trace_role = &s->trace_role, .leaf = s->leaf, .playouts = &s->playouts,
+                    .playout_memory = s->playout_memory};
     miai_mcts_evaluate_on(s, &ev, rewards);
 }
 
@@ -298,6 +304,9 @@ int miai_mcts_init(miai_search *s) {
     s->path.steps = malloc(sizeof(miai_step) * s->path.cap);
     if (!s->work || !s->moves || !s->taken || !s->path.steps) return MIAI_ENOMEM;
     if (s->cfg.leaf_playouts > 1 && !(s->leaf = malloc(f->state_size))) return MIAI_ENOMEM;
+    const miai_game_ops *ops = s->game->ops;
+    size_t mem = ops->playout_memory && ops->playout_learn ? ops->playout_memory(s->game) : 0;
+    if (mem && !(s->playout_memory = calloc(1, mem))) return MIAI_ENOMEM;
     return miai_mcts_set_root(s, MIAI_NIL);
 }
 
@@ -314,6 +323,8 @@ void miai_mcts_done(miai_search *s) {
     free(s->path.steps);
     free(s->leaf);
     s->leaf = NULL;
+    free(s->playout_memory);
+    s->playout_memory = NULL;
     s->work = NULL;
     s->moves = NULL;
     s->path.steps = NULL;

@@ -19,7 +19,9 @@
  *       playout: from the state where the descent ended, with the game's playout
  *         policy; a terminal state gives its rewards, the ply cap a draw (0.5 each);
  *         with cfg.leaf_playouts k > 1, the mean of k playouts from there (a batch
- *         by the game's ops->playouts where it has one);
+ *         by the game's ops->playouts where it has one); a game with playout memory
+ *         (game.h) plays single playouts by ops->playout_learn on the search's own
+ *         memory (s->playout_memory, allocated in init, freed in done);
  *       backup: node->n += 1 on every node of the path, then the policy's backup.
  *     When the node budget is full the descent ends at the unexpanded edge and the
  *     playout starts from its destination state (path.leaf = MIAI_NIL).
@@ -76,6 +78,7 @@ struct miai_search {
     pthread_mutex_t lock;
     bool lock_ready;
     double lock_held_seconds, lock_wait_seconds, thread_seconds; /* (search_api.h) */
+    void *playout_memory;     /* the game's playout memory (game.h), NULL if none */
 };
 
 /* Where one playout of a thread runs: its own state buffer, random stream, trace
@@ -89,6 +92,7 @@ typedef struct {
     int32_t *trace_role;
     uint8_t *leaf;         /* leaf_playouts > 1 scratch (may be NULL otherwise) */
     uint64_t *playouts;
+    void *playout_memory;  /* the game's playout memory for this thread (game.h), or NULL */
 } miai_eval;
 
 /* One iteration; `rewards` gets the playout's reward per role.  It is the three

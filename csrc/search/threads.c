@@ -21,7 +21,9 @@
  * the budget); the stop flag and the deadline are read by every thread before each
  * iteration (the clock every MIAI_THREAD_TIME_EVERY of its iterations).  Thread i > 0
  * draws its seed from the search's stream at the start of a run; thread 0 continues
- * the search's stream, which it hands back at the end.
+ * the search's stream, which it hands back at the end.  A game's playout memory
+ * (game.h, e.g. Go's last-good-reply table) is never shared: thread 0 plays out on the
+ * search's own, every other thread on a fresh one for the run.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -58,6 +60,9 @@ struct worker {
     uint32_t trace_len;
     int32_t trace_role;
     uint8_t *leaf;
+    void *memory;       /* the game's playout memory (game.h): the search's own for
+                         * thread 0, a fresh one per other thread, never shared */
+    bool own_memory;    /* memory was allocated here (freed with the worker) */
     uint64_t playouts;  /* since it last reported under the lock */
     uint64_t done;
     double held;        /* seconds it held the lock */
@@ -70,8 +75,17 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int worker_alloc(worker *w, const miai_search *s) {
+static int worker_alloc(worker *w, const miai_search *s, bool first) {
     const miai_game_facts *f = &s->game->facts;
+    if (s->playout_memory) {
+        if (first) {
+            w->memory = s->playout_memory;
+        } else {
+            const miai_game_ops *ops = s->game->ops;
+            if (!(w->memory = calloc(1, ops->playout_memory(s->game)))) return MIAI_ENOMEM;
+            w->own_memory = true;
+        }
+    }
     w->work = malloc(f->state_size);
     w->moves = malloc(sizeof(miai_move) * (f->max_legal ? f->max_legal : 1));
     w->taken = malloc(f->max_legal ? f->max_legal : 1);
@@ -92,6 +106,7 @@ static void worker_free(worker *w) {
     free(w->path.steps);
     free(w->trace);
     free(w->leaf);
+    if (w->own_memory) free(w->memory);
 }
 
 /* The thread's buffers in s (the lock held). */
@@ -133,7 +148,8 @@ static void *worker_loop(void *arg) {
     double rewards[MIAI_MAX_ROLES];
     miai_eval ev = {.work = w->work, .rng = &w->rng, .trace = w->trace,
                     .trace_cap = s->trace_cap, .trace_len = &w->trace_len,
-                    .trace_role = &w->trace_role, .leaf = w->leaf, .playouts = &w->playouts};
+                    .trace_role = &w->trace_role, .leaf = w->leaf, .playouts = &w->playouts,
+                    .playout_memory = w->memory};
     while (keep_going(sh, w)) {
         double t0 = now_seconds();
         pthread_mutex_lock(&s->lock);
@@ -183,7 +199,7 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
     int rc = MIAI_OK;
     for (uint32_t i = 0; i < n && rc == MIAI_OK; i++) {
         ws[i].sh = &sh;
-        rc = worker_alloc(&ws[i], s);
+        rc = worker_alloc(&ws[i], s, i == 0);
     }
     /* The search's own buffers, put back at the end. */
     uint8_t *own_work = s->work, *own_taken = s->taken, *own_leaf = s->leaf;

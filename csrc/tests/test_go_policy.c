@@ -7,6 +7,7 @@
 
 #include "../core/game.h"
 #include "../games/go_api.h"
+#include "../games/go_lgr_api.h"
 #include "../search/search_api.h"
 #include "../search/search_rave_api.h"
 #include "ctest.h"
@@ -133,8 +134,66 @@ static void rave_runs_on_go_and_elsewhere(void) {
     miai_game_free(ttt);
 }
 
+/* Last-good-reply playouts: a RAVE search with the playout memory (LGRF-1, LGRF-2)
+ * on 9x9 and 19x19 with tree reuse, and go_lgr_api.h fed bad arguments. */
+static void lgr_searches_and_bad_arguments(void) {
+    const double sizes[] = {9, 19};
+    const double policies[] = {7 + 64, 7 + 64 + 128, 64 + 128};
+    for (size_t si = 0; si < 2; si++)
+        for (size_t pi = 0; pi < 3; pi++) {
+            miai_game *g = make_go(sizes[si], policies[pi]);
+            CHECK(g != NULL);
+            if (!g) continue;
+            miai_game_facts f;
+            miai_game_get_facts(g, &f);
+            uint8_t *s = malloc(f.state_size);
+            miai_state_init(g, s);
+            miai_search_config cfg = rave_config(0);
+            miai_search *search = NULL;
+            CHECK(miai_search_create(g, s, &cfg, &search) == MIAI_OK);
+            uint64_t done = 0;
+            CHECK(miai_search_run(search, 600, 0, &done) == MIAI_OK && done == 600);
+            miai_move move = (miai_move)(f.num_moves / 2);
+            CHECK(miai_search_advance(search, &move, 1) == MIAI_OK);
+            CHECK(miai_search_run(search, 300, 0, &done) == MIAI_OK);
+            miai_search_free(search);
+            free(s);
+            miai_game_free(g);
+        }
+    miai_game *g = make_go(9, 7 + 64), *plain = make_go(9, 7);
+    CHECK(g && plain);
+    if (g && plain) {
+        size_t bytes = 0;
+        CHECK(go_lgr_memory_bytes(plain, &bytes) == MIAI_EINVAL);
+        CHECK(go_lgr_memory_bytes(g, NULL) == MIAI_EINVAL);
+        CHECK(go_lgr_memory_bytes(g, &bytes) == MIAI_OK && bytes > 0);
+        uint8_t *mem = calloc(1, bytes), s[1 << 16];
+        miai_game_facts f;
+        miai_game_get_facts(g, &f);
+        CHECK(f.state_size <= sizeof s);
+        miai_state_init(g, s);
+        miai_move trace[300], r = 0;
+        uint32_t len = 0;
+        CHECK(go_lgr_playout(g, s, 1, mem, bytes - 1, trace, 300, &len) == MIAI_EINVAL);
+        CHECK(go_lgr_playout(plain, s, 1, mem, bytes, trace, 300, &len) == MIAI_EINVAL);
+        CHECK(go_lgr_playout(g, s, 1, mem, bytes, NULL, 300, &len) == MIAI_EINVAL);
+        CHECK(go_lgr_playout(g, s, 1, mem, bytes, trace, 300, &len) == MIAI_OK);
+        CHECK(go_lgr_playout(g, s, 1, mem, bytes, trace, 300, &len) == MIAI_ETERMINAL);
+        CHECK(go_lgr_get(g, mem, bytes, 2, 0, &r) == MIAI_EINVAL);
+        CHECK(go_lgr_get(g, mem, bytes, 0, 81, &r) == MIAI_EINVAL);
+        CHECK(go_lgr_set(g, mem, bytes, 0, 0, 82) == MIAI_EINVAL);
+        CHECK(go_lgr_set(g, mem, bytes, 1, 3, 4) == MIAI_OK);
+        CHECK(go_lgr_get(g, mem, bytes, 1, 3, &r) == MIAI_OK && r == 4);
+        CHECK(go_lgr_get2(g, mem, bytes, 1, 3, 4, &r) == MIAI_EINVAL); /* no LGRF-2 bit */
+        free(mem);
+    }
+    miai_game_free(g);
+    miai_game_free(plain);
+}
+
 int main(void) {
     const ctest_case cases[] = {
+        {"lgr_searches_and_bad_arguments", lgr_searches_and_bad_arguments},
         {"every_mask_keeps_the_board_sound", every_mask_keeps_the_board_sound},
         {"rave_runs_on_go_and_elsewhere", rave_runs_on_go_and_elsewhere},
     };

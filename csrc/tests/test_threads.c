@@ -193,6 +193,12 @@ static void test_go_rave(void) {
     double params[] = {9, 7.5, 7}; /* size, komi, the Go bot's heavy playout policy */
     search_and_check("go", params, 3, MIAI_ALG_RAVE, MIAI_MODE_DAG, 2, 600);
 }
+/* Go with last-good-reply playouts (LGRF-2, 7 | 64 | 128): each thread plays out on
+ * its own reply table (threads.c), which TSan checks is never shared. */
+static void test_go_lgr(void) {
+    double params[] = {9, 7.5, 7 | 64 | 128};
+    search_and_check("go", params, 3, MIAI_ALG_RAVE, MIAI_MODE_DAG, 3, 600);
+}
 
 /* ---- stress: stop requests and deadlines ---- */
 
@@ -323,6 +329,7 @@ int main(void) {
         {"leftright_dag", test_leftright_dag},
         {"connect4_rave", test_connect4_rave},
         {"go_rave", test_go_rave},
+        {"go_lgr", test_go_lgr},
         {"stop_and_deadline", test_stop_and_deadline},
         {"node_budget", test_node_budget},
         {"refused", test_refused},

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from engine import games
+from engine import games, go
 from engine.errors import InvalidArgumentError
 from engine.search import AUCT, AUCTRAVE, DUCT, UCD, UCT, MCTSStar, PrunedUCT, Search, UCTStar
 from engine.search.rave import RAVE
@@ -120,6 +120,17 @@ def test_go_rave_with_two_threads_plays_a_legal_move() -> None:
     assert s.info()["iterations"] == 1500
     assert result.best_move in [int(m) for m in state.legal_moves()]
     check_graph(s, state, 1500, True)
+
+
+def test_go_lgr_playouts_with_threads_keep_the_graph_whole() -> None:
+    """Last-good-reply playouts keep one reply table per thread (threads.c)."""
+    policy = go.POLICY_FULL | go.POLICY_LGR | go.POLICY_LGR2
+    state = games.create("go", size=9, policy=policy).initial_state()
+    s = Search(state, RAVE(), seed=3, threads=2)
+    for n in (1, 500, 1000):
+        s.run(iterations=n)
+    assert s.info()["iterations"] == 1501
+    check_graph(s, state, 1501, True)
 
 
 def test_advance_keeps_threads_working() -> None:
