@@ -10,6 +10,10 @@ Spec keys read here, the budget of every search bot:
                 moves (``Search.advance``); ``0``: a fresh search every move
     leaf        playouts from each leaf, their mean backed up (default 1; GDL nets run
                 them 64 at a time: docs/gdl.md "Lanes"; not with RAVE)
+    mast        ``1``: MAST playouts (``engine.search.Search``'s ``mast``; a table of
+                each (role, move)'s mean reward kept by the search, across moves with
+                ``reuse=1``); ``mast_eps`` (default 0.4) its epsilon-greedy epsilon,
+                ``mast_temp`` > 0 a Gibbs choice at that temperature instead
 Every other key goes to ``engine.search.algorithm_from_spec(name, params)``, so a new
 algorithm of the search layer is a bot the day it exists, with no change here.
 
@@ -33,9 +37,11 @@ from engine import games
 from engine.errors import LimitError, MiaiError, OutOfMemoryError
 from engine.games import Game, Move, State
 
-BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse", "leaf")
+BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse", "leaf", "mast",
+               "mast_eps", "mast_temp")
 DEFAULT_ITERATIONS = 1000
 DEFAULT_NODES = 1_000_000
+MAST_EPS = 0.4  # engine.search.search.MAST_EPS (this module imports engine.search lazily)
 
 
 class SearchLike(Protocol):
@@ -83,6 +89,9 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
+        self.mast = plain.get_choice("mast", ("1", "0"), "0") == "1"
+        self.mast_eps = plain.get_float("mast_eps", MAST_EPS, minimum=0.0, maximum=1.0)
+        self.mast_temp = plain.get_float("mast_temp", 0.0, minimum=0.0)
         if search_factory is None or algorithm_factory is None:
             search_factory, algorithm_factory = _engine_search()
         self._new_search = search_factory
@@ -180,10 +189,14 @@ class SearchBot(BaseBot):
         self._searches += 1
         seed = (self.game_seed() + 0xBF58476D1CE4E5B9 * self._searches) % (SEED_MAX + 1)
         algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
-        leaf = {"leaf_playouts": self.leaf_playouts} if self.leaf_playouts > 1 else {}
+        extra: dict[str, Any] = {}
+        if self.leaf_playouts > 1:
+            extra["leaf_playouts"] = self.leaf_playouts
+        if self.mast:
+            extra.update(mast=True, mast_eps=self.mast_eps, mast_temp=self.mast_temp)
         self._search = self._new_search(
             state.copy(), algorithm, seed=seed, max_nodes=self.max_nodes,
-            mode=self.mode, role=role, **leaf,
+            mode=self.mode, role=role, **extra,
         )
         self._search_role = role
         return self._search

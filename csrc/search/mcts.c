@@ -135,6 +135,19 @@ static void evaluate_many(miai_search *s, uint32_t k, double *rewards) {
     double sum[MIAI_MAX_ROLES];
     uint64_t plies = 0;
     s->playouts += k;
+    if (s->cfg.mast) { /* one by one, each playout's moves learning from its outcome */
+        double r[MIAI_MAX_ROLES];
+        for (uint32_t q = 0; q < g->facts.n_roles; q++) sum[q] = 0.0;
+        for (uint32_t i = 0; i < k; i++) {
+            memcpy(s->leaf, s->work, g->facts.state_size);
+            miai_game_playout_mast(g, s->leaf, &s->rng, NULL, 0, NULL, &s->mast);
+            miai_game_outcome(g, s->leaf, r);
+            miai_mast_add_seen(&s->mast, r);
+            for (uint32_t q = 0; q < g->facts.n_roles; q++) sum[q] += r[q];
+        }
+        for (uint32_t q = 0; q < g->facts.n_roles; q++) rewards[q] = sum[q] / k;
+        return;
+    }
     miai_game_playouts(g, s->work, k, &s->rng, s->leaf, true, sum, &plies);
     for (uint32_t q = 0; q < g->facts.n_roles; q++) rewards[q] = sum[q] / k;
 }
@@ -152,10 +165,25 @@ static void evaluate(miai_search *s, double *rewards) {
     if (open) {
         s->playouts++;
         s->trace_role = h->to_move;
-        miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
-                          s->trace ? &s->trace_len : NULL);
+        if (s->cfg.mast)
+            miai_game_playout_mast(g, s->work, &s->rng, s->trace,
+                                   s->trace ? s->trace_cap : 0,
+                                   s->trace ? &s->trace_len : NULL, &s->mast);
+        else
+            miai_game_playout(g, s->work, &s->rng, s->trace, s->trace ? s->trace_cap : 0,
+                              s->trace ? &s->trace_len : NULL);
     }
     miai_game_outcome(g, s->work, rewards);
+    if (s->cfg.mast) miai_mast_add_seen(&s->mast, rewards);
+}
+
+/* MAST: the descent's moves get their role's reward too. */
+static void mast_tree(miai_search *s, const miai_path *p, const double *rewards) {
+    const miai_edge *edges = s->dag.edges;
+    for (uint32_t i = 0; i < p->len; i++) {
+        uint32_t r = p->steps[i].role;
+        miai_mast_add(&s->mast, r, edges[p->steps[i].edge].move, rewards[r]);
+    }
 }
 
 void miai_mcts_iterate(miai_search *s, double *rewards) {
@@ -197,6 +225,7 @@ void miai_mcts_iterate(miai_search *s, double *rewards) {
         node = next;
     }
     evaluate(s, rewards);
+    if (s->cfg.mast) mast_tree(s, p, rewards);
     /* Count the visit in every node of the path (one per level), then the policy. */
     for (uint32_t i = 0; i < p->len; i++) {
         miai_node *x = &d->nodes[p->steps[i].node];
@@ -271,6 +300,21 @@ int miai_mcts_init(miai_search *s) {
     s->path.steps = malloc(sizeof(miai_step) * s->path.cap);
     if (!s->work || !s->moves || !s->taken || !s->path.steps) return MIAI_ENOMEM;
     if (s->cfg.leaf_playouts > 1 && !(s->leaf = malloc(f->state_size))) return MIAI_ENOMEM;
+    if (s->cfg.mast) {
+        miai_mast *t = &s->mast;
+        size_t cells = (size_t)f->n_roles * (f->num_moves ? f->num_moves : 1);
+        uint64_t cap = (uint64_t)f->max_plies * f->n_roles;
+        t->n_roles = f->n_roles;
+        t->num_moves = f->num_moves ? f->num_moves : 1;
+        t->eps = s->cfg.mast_eps;
+        t->temp = s->cfg.mast_temp;
+        t->seen_cap = cap < (1u << 24) ? (uint32_t)cap : (1u << 24);
+        t->sum = calloc(cells, sizeof *t->sum);
+        t->n = calloc(cells, sizeof *t->n);
+        t->seen = malloc(sizeof *t->seen * (t->seen_cap ? t->seen_cap : 1));
+        t->buf = malloc(sizeof *t->buf * (f->max_legal ? f->max_legal : 1));
+        if (!t->sum || !t->n || !t->seen || !t->buf) return MIAI_ENOMEM;
+    }
     return miai_mcts_set_root(s, MIAI_NIL);
 }
 
@@ -287,6 +331,11 @@ void miai_mcts_done(miai_search *s) {
     free(s->path.steps);
     free(s->leaf);
     s->leaf = NULL;
+    free(s->mast.sum);
+    free(s->mast.n);
+    free(s->mast.seen);
+    free(s->mast.buf);
+    s->mast = (miai_mast){0};
     s->work = NULL;
     s->moves = NULL;
     s->path.steps = NULL;

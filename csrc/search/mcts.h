@@ -17,7 +17,9 @@
  *         policy; a terminal state gives its rewards, the ply cap a draw (0.5 each);
  *         with cfg.leaf_playouts k > 1, the mean of k playouts from there (a batch
  *         by the game's ops->playouts where it has one);
- *       backup: node->n += 1 on every node of the path, then the policy's backup.
+ *       backup: node->n += 1 on every node of the path, then the policy's backup;
+ *         with cfg.mast, the MAST table gets each role's reward for every move of the
+ *         descent and of the playout (mast.h; k playouts a leaf: each its own).
  *     When the node budget is full the descent ends at the unexpanded edge and the
  *     playout starts from its destination state (path.leaf = MIAI_NIL).
  *   - The descent also ends at ply >= max_plies, so games whose positions repeat
@@ -66,6 +68,7 @@ struct miai_search {
     uint32_t trace_cap, trace_len;
     int32_t trace_role;
     miai_ucb_table ucb;       /* UCB1 terms of small counts (ucb_table.h) */
+    miai_mast mast;           /* cfg.mast: the playout policy's table (mast.h) */
 };
 
 /* One iteration; `rewards` gets the playout's reward per role. */

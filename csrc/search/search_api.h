@@ -64,6 +64,13 @@ typedef struct {
      * Not with RAVE (MIAI_ALG_RAVE, MIAI_ALG_AUCT_RAVE): its AMAF reads the one
      * playout's moves. */
     uint32_t leaf_playouts;
+    /* MAST (csrc/core/mast.h): 1 draws the playouts' moves from a table of every
+     * (role, move)'s mean reward kept by this search across its iterations and moves
+     * (0: the game's own playout policy).  mast_temp > 0: Gibbs choice at that
+     * temperature (rewards 0..1); else epsilon-greedy with mast_eps in [0, 1]. */
+    uint32_t mast;
+    double mast_eps;
+    double mast_temp;
 } miai_search_config;
 
 #define MIAI_LEAF_PLAYOUTS_MAX 1024

@@ -84,6 +84,9 @@ def _check_seconds(value: object) -> None:
 
 
 LEAF_PLAYOUTS_MAX = int(lib.MIAI_LEAF_PLAYOUTS_MAX)  # playouts a leaf, at most
+# MAST's epsilon-greedy default: a uniform move 40 % of the time, else the best mean
+# (the epsilon Sironi and Winands found best among MAST's variants in GGP).
+MAST_EPS = 0.4
 
 
 def check_leaf_playouts(algorithm: object, leaf_playouts: int) -> None:
@@ -110,6 +113,10 @@ class Search:
     ``leaf_playouts`` (default 1) playouts run from each leaf and their mean rewards
     backed up (not with RAVE); a GDL net runs them 64 at a time where that is cheaper
     (csrc/gdl/pn_lanes.c), other games one by one.
+    ``mast`` (default off) draws the playouts' moves by MAST (csrc/core/mast.h): from a
+    table of every (role, move)'s mean reward this search keeps, epsilon-greedily
+    (``mast_eps``) or, with ``mast_temp`` > 0, by a Gibbs distribution at that
+    temperature (rewards on the 0..1 scale).
     ``run`` may be stopped from another thread with :meth:`stop`; :meth:`result`
     called while a run is in progress returns the last batch's result.
     """
@@ -127,6 +134,9 @@ class Search:
         role: int | None = None,
         max_bytes: int | None = None,
         leaf_playouts: int = 1,
+        mast: bool = False,
+        mast_eps: float = MAST_EPS,
+        mast_temp: float = 0.0,
     ) -> None:
         if not isinstance(state, State):
             raise InvalidArgumentError(f"a Search needs a State, not {state!r}")
@@ -161,6 +171,14 @@ class Search:
         ):
             raise InvalidArgumentError(f"leaf_playouts must be an int in [1, "
                                        f"{LEAF_PLAYOUTS_MAX}], not {leaf_playouts!r}")
+        if not isinstance(mast, bool):
+            raise InvalidArgumentError(f"mast must be a bool, not {mast!r}")
+        for name, value, top in (("mast_eps", mast_eps, 1.0), ("mast_temp", mast_temp, None)):
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or value < 0
+                    or (top is not None and value > top)):
+                raise InvalidArgumentError(f"{name} must be a number in [0, {top or 'inf'}"
+                                           f"{']' if top else ')'}, not {value!r}")
         game = state.game
         if role is not None and (
             isinstance(role, bool) or not isinstance(role, int) or not 0 <= role < game.n_roles
@@ -184,6 +202,9 @@ class Search:
         cfg.seed = seed
         cfg.final_choice = lib.MIAI_FINAL_VISITS
         cfg.leaf_playouts = leaf_playouts
+        cfg.mast = 1 if mast else 0
+        cfg.mast_eps = float(mast_eps)
+        cfg.mast_temp = float(mast_temp)
         algorithm.configure(cfg)  # type: ignore[attr-defined]
         check_leaf_playouts(algorithm, leaf_playouts)
         out = ffi.new("miai_search **")
