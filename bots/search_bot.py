@@ -271,7 +271,7 @@ def uct_fallback(spec: BotSpec) -> BotSpec | None:
     budget, params = spec.split(BUDGET_KEYS)
     _, algorithm_factory = _engine_search()
     algorithm = algorithm_factory(spec.name, dict(params))
-    if isinstance(algorithm, UCT):
-        return None
+    if isinstance(algorithm, UCT) and not getattr(algorithm, "solver", False):
+        return None  # plain UCT already (UCT with the solver falls back to it)
     c = float(getattr(algorithm, "c", UCT.c))
     return BotSpec("uct", {**budget, "c": repr(c)})

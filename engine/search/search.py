@@ -243,6 +243,10 @@ class Search:
             self._stop.clear()
             check(lib.miai_search_clear_stop(self._ptr), "clear stop")
             self._last = self._make_result()
+        if self.solved():  # nothing to learn: the proof decides the move
+            with self._lock:
+                self._last = self._make_result()
+                return self._last
         batch_iterations = getattr(self.algorithm, "batch_iterations", None)
         done = ffi.new("uint64_t *")
         start = time.monotonic()
@@ -279,6 +283,17 @@ class Search:
             self._run_start = None
             self._last = self._make_result()
             return self._last
+
+    def solved(self) -> bool:
+        """True when the algorithm runs the MCTS-Solver (``solver=1``) and has proven
+        the root won or lost for its mover: :meth:`run` then runs no iteration, so a
+        clock-driven caller (bots/thinker.py) answers at once."""
+        if not getattr(self.algorithm, "solver", False):
+            return False
+        from engine.search.solver import root_proof
+
+        with self._lock:
+            return root_proof(self) != 0
 
     def stop(self) -> None:
         """Make a running :meth:`run` return soon; safe from any thread."""
