@@ -64,6 +64,12 @@ PRESETS: dict[str, str] = {
     "go9": "gobot:alg=rave,playout=7,prior=20,knowledge=1,seconds=2",
     # The same for any board size.
     "go": "gobot:alg=rave,playout=7,prior=20,knowledge=1,seconds=5",
+    # GGP (issue 31): UCT with the MCTS-Solver, its proofs used at once (a proven root
+    # ends the search: engine.search.Search.solved), and MAST playouts learning which
+    # moves are good during the match.  Each part is a key (solver=0, mast=0 turn it
+    # off).  Games with more than two roles fall back to UCT with the same keys but
+    # the solver's (bots.search_bot.uct_fallback).  docs/ggp.md, "Strength".
+    "ggp": "uct:c=0.4,solver=1,mast=1",
 }
 
 

@@ -11,8 +11,13 @@ Spec keys read here, the budget of every search bot:
     leaf        playouts from each leaf, their mean backed up (default 1; GDL nets run
                 them 64 at a time: docs/gdl.md "Lanes"; not with RAVE)
     threads     threads searching the one graph (default 1; > 1 for plain ``uct`` and
-                ``rave`` only, others refuse it: docs/search.md "Threads")
+                ``rave`` only, others refuse it: docs/search.md "Threads"; not with
+                ``mast``)
     vloss       virtual loss per in-flight path with threads > 1 (default 1)
+    mast        ``1``: MAST playouts (``engine.search.Search``'s ``mast``; a table of
+                each (role, move)'s mean reward kept by the search, across moves with
+                ``reuse=1``); ``mast_eps`` (default 0.4) its epsilon-greedy epsilon,
+                ``mast_temp`` > 0 a Gibbs choice at that temperature instead
 Every other key goes to ``engine.search.algorithm_from_spec(name, params)``, so a new
 algorithm of the search layer is a bot the day it exists, with no change here.
 
@@ -37,9 +42,10 @@ from engine.errors import LimitError, MiaiError, OutOfMemoryError
 from engine.games import Game, Move, State
 
 BUDGET_KEYS = ("iterations", "seconds", "nodes", "seed", "mode", "reuse", "leaf", "threads",
-               "vloss")
+               "vloss", "mast", "mast_eps", "mast_temp")
 DEFAULT_ITERATIONS = 1000
 DEFAULT_NODES = 1_000_000
+MAST_EPS = 0.4  # engine.search.search.MAST_EPS (this module imports engine.search lazily)
 
 
 class SearchLike(Protocol):
@@ -87,6 +93,9 @@ class SearchBot(BaseBot):
                                        maximum=2**32 - 1)
         self.mode = plain.get_choice("mode", ("dag", "tree"), "dag")
         self.reuse = plain.get_choice("reuse", ("1", "0"), "1") == "1"
+        self.mast = plain.get_choice("mast", ("1", "0"), "0") == "1"
+        self.mast_eps = plain.get_float("mast_eps", MAST_EPS, minimum=0.0, maximum=1.0)
+        self.mast_temp = plain.get_float("mast_temp", 0.0, minimum=0.0)
         if search_factory is None or algorithm_factory is None:
             search_factory, algorithm_factory = _engine_search()
         self._new_search = search_factory
@@ -109,7 +118,8 @@ class SearchBot(BaseBot):
             self.threads = plain.get_int("threads", 1, minimum=1, maximum=THREADS_MAX) or 1
             self.virtual_loss = plain.get_int("vloss", 1, minimum=0,
                                               maximum=VIRTUAL_LOSS_MAX) or 0
-            check_threads(algorithm, self.threads, self.virtual_loss, self.leaf_playouts)
+            check_threads(algorithm, self.threads, self.virtual_loss, self.leaf_playouts,
+                          self.mast)
         self._search: SearchLike | None = None
         self._live: LiveSearch | None = None
         self._search_role: int | None = None
@@ -193,15 +203,17 @@ class SearchBot(BaseBot):
         self._searches += 1
         seed = (self.game_seed() + 0xBF58476D1CE4E5B9 * self._searches) % (SEED_MAX + 1)
         algorithm = self._new_algorithm(self.name, dict(self.algorithm_params))
-        leaf: dict[str, int] = {}
+        extra: dict[str, Any] = {}
         if self.leaf_playouts > 1:
-            leaf["leaf_playouts"] = self.leaf_playouts
+            extra["leaf_playouts"] = self.leaf_playouts
+        if self.mast:
+            extra.update(mast=True, mast_eps=self.mast_eps, mast_temp=self.mast_temp)
         if self.threads > 1:  # only then: a search factory without threads still works
-            leaf["threads"] = self.threads
-            leaf["virtual_loss"] = self.virtual_loss
+            extra["threads"] = self.threads
+            extra["virtual_loss"] = self.virtual_loss
         self._search = self._new_search(
             state.copy(), algorithm, seed=seed, max_nodes=self.max_nodes,
-            mode=self.mode, role=role, **leaf,
+            mode=self.mode, role=role, **extra,
         )
         self._search_role = role
         return self._search
@@ -276,7 +288,7 @@ def uct_fallback(spec: BotSpec) -> BotSpec | None:
     budget, params = spec.split(BUDGET_KEYS)
     _, algorithm_factory = _engine_search()
     algorithm = algorithm_factory(spec.name, dict(params))
-    if isinstance(algorithm, UCT):
-        return None
+    if isinstance(algorithm, UCT) and not getattr(algorithm, "solver", False):
+        return None  # plain UCT already (UCT with the solver falls back to it)
     c = float(getattr(algorithm, "c", UCT.c))
     return BotSpec("uct", {**budget, "c": repr(c)})

@@ -215,8 +215,9 @@ int miai_move_from_text(const miai_game *g, uint32_t role, const char *text,
     return rc;
 }
 
-uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
-                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+static inline uint32_t generic_playout(const miai_game *g, void *state, miai_rng *rng,
+                                       miai_move *trace, uint32_t trace_cap,
+                                       uint32_t *trace_len, miai_mast *mast) {
     miai_head *h = miai_head_of(state);
     uint32_t nr = g->facts.n_roles, plies = 0, tl = 0;
     miai_move buf[g->facts.max_legal ? g->facts.max_legal : 1];
@@ -225,14 +226,17 @@ uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
         if (h->to_move == MIAI_SIMULTANEOUS) {
             for (uint32_t r = 0; r < nr; r++) {
                 uint32_t n = g->ops->legal(g, state, r, buf);
-                joint[r] = n ? buf[miai_rng_below(rng, n)] : 0;
+                if (mast && n)
+                    joint[r] = miai_mast_pick(mast, rng, r, buf, n);
+                else
+                    joint[r] = n ? buf[miai_rng_below(rng, n)] : 0;
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             }
         } else {
             uint32_t r = (uint32_t)h->to_move;
             uint32_t n = g->ops->legal(g, state, r, buf);
             if (n == 0) break; /* defensive: a game must never leave a mover without moves */
-            joint[r] = buf[miai_rng_below(rng, n)];
+            joint[r] = mast ? miai_mast_pick(mast, rng, r, buf, n) : buf[miai_rng_below(rng, n)];
             if (trace && tl < trace_cap) trace[tl++] = joint[r];
         }
         g->ops->play(g, state, joint);
@@ -240,6 +244,17 @@ uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
     }
     if (trace_len) *trace_len = tl;
     return plies;
+}
+
+uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
+                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len) {
+    return generic_playout(g, state, rng, trace, trace_cap, trace_len, NULL);
+}
+
+uint32_t miai_generic_playout_mast(const miai_game *g, void *state, miai_rng *rng,
+                                   miai_move *trace, uint32_t trace_cap,
+                                   uint32_t *trace_len, miai_mast *mast) {
+    return generic_playout(g, state, rng, trace, trace_cap, trace_len, mast);
 }
 
 void miai_game_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,

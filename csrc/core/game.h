@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "game_api.h"
+#include "mast.h"
 #include "rng.h"
 
 typedef struct {
@@ -67,6 +68,13 @@ typedef struct miai_game_ops {
      * Returns the number of plies played.  Must stop at facts.max_plies. */
     uint32_t (*playout)(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                         uint32_t trace_cap, uint32_t *trace_len);
+    /* Optional (NULL = miai_generic_playout_mast): the playout with MAST's policy
+     * (mast.h) instead of the game's own: every mover's move drawn by
+     * miai_mast_pick from the table, as the search that owns it asks.  Otherwise as
+     * `playout` (trace included). */
+    uint32_t (*playout_mast)(const miai_game *g, void *state, miai_rng *rng,
+                             miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                             miai_mast *mast);
     /* Optional (NULL = one by one): n playouts from `state` with the game's playout
      * policy, sum[r] the sum of role r's rewards (0.5 each at the ply cap), *plies the
      * plies played; the state is not changed.  MIAI_ELIMIT: not for this batch (the
@@ -125,6 +133,21 @@ static inline const miai_head *miai_chead_of(const void *state) {
 /* Generic playout: uniformly random legal moves until terminal or max_plies. */
 uint32_t miai_generic_playout(const miai_game *g, void *state, miai_rng *rng,
                               miai_move *trace, uint32_t trace_cap, uint32_t *trace_len);
+
+/* The generic playout with MAST's choice of every mover's move (mast.h); with mast
+ * NULL exactly miai_generic_playout. */
+uint32_t miai_generic_playout_mast(const miai_game *g, void *state, miai_rng *rng,
+                                   miai_move *trace, uint32_t trace_cap,
+                                   uint32_t *trace_len, miai_mast *mast);
+
+/* Play out with MAST (ops->playout_mast, or the generic one). */
+static inline uint32_t miai_game_playout_mast(const miai_game *g, void *state, miai_rng *rng,
+                                              miai_move *trace, uint32_t trace_cap,
+                                              uint32_t *trace_len, miai_mast *mast) {
+    if (g->ops->playout_mast)
+        return g->ops->playout_mast(g, state, rng, trace, trace_cap, trace_len, mast);
+    return miai_generic_playout_mast(g, state, rng, trace, trace_cap, trace_len, mast);
+}
 
 /* Play out with the game's policy (ops->playout, or the generic one). */
 static inline uint32_t miai_game_playout(const miai_game *g, void *state, miai_rng *rng,

@@ -131,6 +131,17 @@ int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarde
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
                            int engine, uint32_t *plies);
 
+/* Test of MAST's playouts (csrc/core/mast.h) on a playout engine (as
+ * miai_gdl_playout_check names them): n playouts from `state`, each drawing the movers'
+ * moves from a table that learns from the playouts before it (epsilon-greedy with
+ * `eps`, or Gibbs at `temp` > 0; each move gets its role's reward once a playout
+ * ends), against the same on the generic loop over play() with its own table and the
+ * same seed.  MIAI_OK when every playout's moves, final state and both tables agree
+ * (*plies = the plies of all), MIAI_ECORRUPT on a difference, MIAI_ELIMIT when the
+ * engine is not built for this net.  n at most MIAI_GDL_LANE_TRACE_MAX. */
+int miai_gdl_mast_check(const miai_game *g, const void *state, uint64_t seed, int engine,
+                        uint32_t n, double eps, double temp, uint64_t *plies);
+
 /* Test of the differential engine's batches (the batch op where the lanes decline):
  * n playouts from `state` with `seed` on one work block, each after the first started
  * from where the last one ended -- always with `restart` 1, else only where fewer

@@ -267,7 +267,7 @@ void pn_play_bits(const miai_game *g, void *state, const miai_move *moves) {
  * on it and the two states compared (*bad counts the differences). */
 uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                          uint32_t trace_cap, uint32_t *trace_len, void *shadow,
-                         uint32_t *bad) {
+                         uint32_t *bad, miai_mast *mast) {
     const pn_data *d = g->data;
     pn_state *s = state;
     pn_bval val = pn_bits_start(d, s);
@@ -284,7 +284,13 @@ uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_mo
         for (uint32_t r = 0; r < nr; r++) {
             uint32_t lo = d->move_off[r], hi = d->move_off[r + 1];
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
-                joint[r] = pn_kth_bit(lb, d->guarded, 0, lo, hi, miai_rng_below(rng, count[r]));
+                if (mast) {
+                    uint32_t n = pn_list_bits(lb, d->guarded, 0, lo, hi, mast->buf);
+                    joint[r] = miai_mast_pick(mast, rng, r, mast->buf, n);
+                } else {
+                    joint[r] = pn_kth_bit(lb, d->guarded, 0, lo, hi,
+                                          miai_rng_below(rng, count[r]));
+                }
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             } else {
                 joint[r] = pn_kth_bit(lb, d->guarded, 0, lo, hi, 0); /* its only move */

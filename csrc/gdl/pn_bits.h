@@ -13,9 +13,10 @@ void pn_bits_choose(pn_data *d, double diff_work);
 void pn_bits_free(pn_bits_tables *t);
 void pn_play_bits(const miai_game *g, void *state, const miai_move *moves);
 /* A random playout from state; with a shadow, each ply is also played by pn_play_plain
- * on it and the two states compared (*bad counts the differences). */
+ * on it and the two states compared (*bad counts the differences); with mast, the
+ * movers' moves drawn by MAST's policy (mast.h) instead. */
 uint32_t pn_bits_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                          uint32_t trace_cap, uint32_t *trace_len, void *shadow,
-                         uint32_t *bad);
+                         uint32_t *bad, miai_mast *mast);
 
 #endif

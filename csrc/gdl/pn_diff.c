@@ -903,7 +903,7 @@ void pn_diff_play(const miai_game *g, void *state, const miai_move *moves) {
 static inline __attribute__((always_inline)) uint32_t
 pn_diff_loop(const miai_game *g, pn_wave *wp, void *state, miai_move *cur, uint64_t *flip,
              miai_rng *rng, miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
-             pn_check_ctx *check, int clear, pn_tally *tally, int fam) {
+             pn_check_ctx *check, int clear, pn_tally *tally, int fam, miai_mast *mast) {
     const pn_data *d = g->data;
     pn_wave w = *wp; /* a local copy, kept in registers */
     pn_state *s = state;
@@ -916,7 +916,13 @@ pn_diff_loop(const miai_game *g, pn_wave *wp, void *state, miai_move *cur, uint6
         /* the moves, drawn as miai_generic_playout draws them */
         for (uint32_t r = 0; r < nr; r++) {
             if (tm == MIAI_SIMULTANEOUS || (uint32_t)tm == r) {
-                joint[r] = pn_kth_legal(&w, r, miai_rng_below(rng, pn_role_count(&w, r)));
+                if (mast) { /* (a constant NULL where the loop is inlined without) */
+                    uint32_t n = pn_list_bits(w.legal, d->guarded, pn_guard_off(&w, r),
+                                              d->move_off[r], d->move_off[r + 1], mast->buf);
+                    joint[r] = miai_mast_pick(mast, rng, r, mast->buf, n);
+                } else {
+                    joint[r] = pn_kth_legal(&w, r, miai_rng_below(rng, pn_role_count(&w, r)));
+                }
                 if (trace && tl < trace_cap) trace[tl++] = joint[r];
             } else {
                 joint[r] = pn_first_legal(&w, r); /* its only move */
@@ -932,8 +938,8 @@ pn_diff_loop(const miai_game *g, pn_wave *wp, void *state, miai_move *cur, uint6
             uint8_t v[d->n_nodes];
             pn_status(d, s, v);
             uint32_t more = 0;
-            plies += miai_generic_playout(g, state, rng, trace ? trace + tl : NULL,
-                                          trace ? trace_cap - tl : 0, &more);
+            plies += miai_generic_playout_mast(g, state, rng, trace ? trace + tl : NULL,
+                                               trace ? trace_cap - tl : 0, &more, mast);
             if (trace_len) *trace_len = tl + more;
             return plies;
         }
@@ -952,7 +958,7 @@ pn_diff_loop(const miai_game *g, pn_wave *wp, void *state, miai_move *cur, uint6
 static inline __attribute__((always_inline)) uint32_t
 pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
              uint32_t trace_cap, uint32_t *trace_len, pn_check_ctx *check, int clear,
-             pn_tally *tally, int fam) {
+             pn_tally *tally, int fam, miai_mast *mast) {
     const pn_data *d = g->data;
     uint32_t bw = d->base_words ? d->base_words : 1;
     uint64_t work[d->diff.lay.words], flip[bw];
@@ -963,23 +969,25 @@ pn_diff_run_(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
     pn_wave_start(&w, work, s->bits, fam);
     if (fam && w.broken) { /* two members of a family hold: not a state of the rules */
         if (check) check->bad++;
-        return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
+        return miai_generic_playout_mast(g, state, rng, trace, trace_cap, trace_len, mast);
     }
     return pn_diff_loop(g, &w, state, cur, flip, rng, trace, trace_cap, trace_len, check,
-                        clear, tally, fam);
+                        clear, tally, fam, mast);
 }
 
 /* The playout, compiled without and with mutex families (pn_set_source). */
 static uint32_t pn_diff_run0(const miai_game *g, void *state, miai_rng *rng,
                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
                              pn_check_ctx *check, int clear, pn_tally *tally) {
-    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, check, clear, tally, 0);
+    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, check, clear, tally, 0,
+                        NULL);
 }
 
 static uint32_t pn_diff_run1(const miai_game *g, void *state, miai_rng *rng,
                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
                              pn_check_ctx *check, int clear, pn_tally *tally) {
-    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, check, clear, tally, 1);
+    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, check, clear, tally, 1,
+                        NULL);
 }
 
 uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
@@ -988,6 +996,28 @@ uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng, miai_move *
     const pn_data *d = g->data;
     return (d->diff.fam ? pn_diff_run1 : pn_diff_run0)(g, state, rng, trace, trace_cap,
                                                         trace_len, check, clear, tally);
+}
+
+/* The playout with MAST's policy (mast.h), without and with the families: the loop
+ * inlined once more, so that the plain playouts keep their code. */
+static uint32_t pn_diff_mast0(const miai_game *g, void *state, miai_rng *rng,
+                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                              int clear, miai_mast *mast) {
+    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, NULL, clear, NULL, 0, mast);
+}
+
+static uint32_t pn_diff_mast1(const miai_game *g, void *state, miai_rng *rng,
+                              miai_move *trace, uint32_t trace_cap, uint32_t *trace_len,
+                              int clear, miai_mast *mast) {
+    return pn_diff_run_(g, state, rng, trace, trace_cap, trace_len, NULL, clear, NULL, 1, mast);
+}
+
+uint32_t pn_diff_run_mast(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                          uint32_t trace_cap, uint32_t *trace_len, int clear,
+                          miai_mast *mast) {
+    const pn_data *d = g->data;
+    return (d->diff.fam ? pn_diff_mast1 : pn_diff_mast0)(g, state, rng, trace, trace_cap,
+                                                          trace_len, clear, mast);
 }
 
 /* The bits that differ between two base vectors. */
@@ -1043,7 +1073,7 @@ pn_diff_playouts_(const miai_game *g, const void *state, uint64_t n, miai_rng *r
             kept = 0;
         } else {
             *plies += pn_diff_loop(g, &w, s, cur, flip, rng, NULL, 0, NULL, NULL,
-                                   t->clear_joint, NULL, fam);
+                                   t->clear_joint, NULL, fam, NULL);
             kept = !(fam && w.broken);
         }
         double r[MIAI_MAX_ROLES];

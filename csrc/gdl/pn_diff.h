@@ -52,6 +52,10 @@ void pn_diff_play(const miai_game *g, void *state, const miai_move *moves);
 uint32_t pn_diff_run(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                      uint32_t trace_cap, uint32_t *trace_len, pn_check_ctx *check, int clear,
                      pn_tally *tally);
+/* A playout by the differential engine with MAST's policy (mast.h). */
+uint32_t pn_diff_run_mast(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                          uint32_t trace_cap, uint32_t *trace_len, int clear,
+                          miai_mast *mast);
 /* n playouts on one work block, each from where the last one ended where that is
  * closer (restart 1: always); MIAI_ELIMIT without the differential engine. */
 int pn_diff_playouts(const miai_game *g, const void *state, uint64_t n, miai_rng *rng,

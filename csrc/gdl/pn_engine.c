@@ -71,11 +71,22 @@ uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *t
                     uint32_t trace_cap, uint32_t *trace_len) {
     const pn_data *d = g->data;
     if (d->bits.enabled)
-        return pn_bits_playout(g, state, rng, trace, trace_cap, trace_len, NULL, NULL);
+        return pn_bits_playout(g, state, rng, trace, trace_cap, trace_len, NULL, NULL, NULL);
     if (!d->diff.enabled)
         return miai_generic_playout(g, state, rng, trace, trace_cap, trace_len);
     return pn_diff_run(g, state, rng, trace, trace_cap, trace_len, NULL,
                        d->diff.clear_joint, NULL);
+}
+
+uint32_t pn_playout_mast(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                         uint32_t trace_cap, uint32_t *trace_len, miai_mast *mast) {
+    const pn_data *d = g->data;
+    if (d->bits.enabled)
+        return pn_bits_playout(g, state, rng, trace, trace_cap, trace_len, NULL, NULL, mast);
+    if (!d->diff.enabled)
+        return miai_generic_playout_mast(g, state, rng, trace, trace_cap, trace_len, mast);
+    return pn_diff_run_mast(g, state, rng, trace, trace_cap, trace_len, d->diff.clear_joint,
+                            mast);
 }
 
 /* (a batch the lanes leave goes to the differential engine unless the word-parallel
@@ -150,7 +161,7 @@ int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
         miai_rng_seed(&r2, seed);
         uint32_t l1 = 0, l2 = 0;
         if (engine == MIAI_GDL_ENGINE_BITS)
-            *plies = pn_bits_playout(g, fast, &r1, t1, cap, &l1, shadow, &ctx.bad);
+            *plies = pn_bits_playout(g, fast, &r1, t1, cap, &l1, shadow, &ctx.bad, NULL);
         else
             *plies = pn_diff_run(g, fast, &r1, t1, cap, &l1, &ctx,
                                  engine == MIAI_GDL_ENGINE_DIFF_CLEAR, NULL);
@@ -201,4 +212,80 @@ int miai_gdl_lane_playouts(const miai_game *g, const void *state, uint32_t n, ui
     double sum[MIAI_MAX_ROLES];
     uint64_t total;
     return pn_lanes_playouts(g, state, n, &rng, sum, &total, &tr);
+}
+
+/* A MAST table for miai_gdl_mast_check (mast.h), its arrays malloc'd. */
+static int pn_mast_make(const miai_game *g, miai_mast *t, double eps, double temp) {
+    const miai_game_facts *f = &g->facts;
+    size_t cells = (size_t)f->n_roles * f->num_moves;
+    uint64_t cap = (uint64_t)f->max_plies * f->n_roles;
+    *t = (miai_mast){.n_roles = f->n_roles, .num_moves = f->num_moves, .eps = eps,
+                     .temp = temp, .seen_cap = cap < (1u << 24) ? (uint32_t)cap : (1u << 24)};
+    t->sum = calloc(cells, sizeof *t->sum);
+    t->n = calloc(cells, sizeof *t->n);
+    t->seen = malloc(sizeof *t->seen * (t->seen_cap ? t->seen_cap : 1));
+    t->buf = malloc(sizeof *t->buf * (f->max_legal ? f->max_legal : 1));
+    return t->sum && t->n && t->seen && t->buf ? MIAI_OK : MIAI_ENOMEM;
+}
+
+static void pn_mast_drop(miai_mast *t) {
+    free(t->sum);
+    free(t->n);
+    free(t->seen);
+    free(t->buf);
+}
+
+int miai_gdl_mast_check(const miai_game *g, const void *state, uint64_t seed, int engine,
+                        uint32_t n, double eps, double temp, uint64_t *plies) {
+    if (!g || !state || !plies || g->ops->playout != pn_playout) return MIAI_EINVAL;
+    if (n > MIAI_GDL_LANE_TRACE_MAX || !(eps >= 0.0 && eps <= 1.0) || !(temp >= 0.0) ||
+        temp > 1e300)
+        return MIAI_EINVAL;
+    const pn_data *d = g->data;
+    if (engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, &engine);
+    if (engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
+    if (engine < MIAI_GDL_ENGINE_DIFF || engine > MIAI_GDL_ENGINE_DIFF_CLEAR) return MIAI_EINVAL;
+    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.built : !d->diff.enabled)
+        return MIAI_ELIMIT;
+    size_t size = g->facts.state_size, cells = (size_t)g->facts.n_roles * g->facts.num_moves;
+    uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
+    uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);
+    uint8_t *fast = malloc(size), *plain = malloc(size);
+    miai_move *t1 = malloc(sizeof *t1 * cap), *t2 = malloc(sizeof *t2 * cap);
+    miai_mast m1, m2;
+    int rc = pn_mast_make(g, &m1, eps, temp);
+    int rc2 = pn_mast_make(g, &m2, eps, temp);
+    if (rc == MIAI_OK && (rc2 != MIAI_OK || !fast || !plain || !t1 || !t2)) rc = MIAI_ENOMEM;
+    *plies = 0;
+    miai_rng r1, r2;
+    miai_rng_seed(&r1, seed);
+    miai_rng_seed(&r2, seed);
+    for (uint32_t i = 0; i < n && rc == MIAI_OK; i++) {
+        memcpy(fast, state, size);
+        memcpy(plain, state, size);
+        uint32_t l1 = 0, l2 = 0, p1;
+        if (engine == MIAI_GDL_ENGINE_BITS)
+            p1 = pn_bits_playout(g, fast, &r1, t1, cap, &l1, NULL, NULL, &m1);
+        else
+            p1 = pn_diff_run_mast(g, fast, &r1, t1, cap, &l1,
+                                  engine == MIAI_GDL_ENGINE_DIFF_CLEAR, &m1);
+        uint32_t p2 = miai_generic_playout_mast(g, plain, &r2, t2, cap, &l2, &m2);
+        double w1[MIAI_MAX_ROLES], w2[MIAI_MAX_ROLES];
+        miai_game_outcome(g, fast, w1);
+        miai_game_outcome(g, plain, w2);
+        miai_mast_add_seen(&m1, w1);
+        miai_mast_add_seen(&m2, w2);
+        *plies += p1;
+        if (p1 != p2 || l1 != l2 || memcmp(t1, t2, sizeof *t1 * l1) != 0 ||
+            memcmp(fast, plain, size) != 0 || memcmp(m1.n, m2.n, sizeof *m1.n * cells) != 0 ||
+            memcmp(m1.sum, m2.sum, sizeof *m1.sum * cells) != 0)
+            rc = MIAI_ECORRUPT;
+    }
+    pn_mast_drop(&m1);
+    pn_mast_drop(&m2);
+    free(fast);
+    free(plain);
+    free(t1);
+    free(t2);
+    return rc;
 }

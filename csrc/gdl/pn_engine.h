@@ -21,6 +21,9 @@ void pn_play(const miai_game *g, void *state, const miai_move *moves);
  * differential engine, else the generic loop over play(). */
 uint32_t pn_playout(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
                     uint32_t trace_cap, uint32_t *trace_len);
+/* ops->playout_mast: the same engines, with MAST's policy (mast.h). */
+uint32_t pn_playout_mast(const miai_game *g, void *state, miai_rng *rng, miai_move *trace,
+                         uint32_t trace_cap, uint32_t *trace_len, miai_mast *mast);
 /* ops->playouts: n playouts by the lanes; a batch under lanes.min_batch (of 2 or
  * more) on one block of the differential engine (pn_diff_playouts); else MIAI_ELIMIT:
  * the caller plays them one by one. */

@@ -398,4 +398,20 @@ pn_kth_bit(const uint64_t *words, const uint64_t *drop, uint64_t drop_on, uint32
     return 0; /* unreachable for k < count */
 }
 
+/* The moves of legal-move bits [lo, hi) (minus lo), in increasing order, into out;
+ * their count (drop_on as pn_kth_bit).  MAST's playouts list a mover's moves so. */
+static inline uint32_t pn_list_bits(const uint64_t *words, const uint64_t *drop,
+                                    uint64_t drop_on, uint32_t lo, uint32_t hi,
+                                    miai_move *out) {
+    uint32_t n = 0;
+    if (hi <= lo) return 0;
+    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
+        uint64_t x = words[w] & ~(drop[w] & drop_on);
+        if (w == lo >> 6) x &= ~0ULL << (lo & 63);
+        if (w == (hi - 1) >> 6 && (hi & 63)) x &= ~0ULL >> (64 - (hi & 63));
+        for (; x; x &= x - 1) out[n++] = (miai_move)(w * 64 + (uint32_t)__builtin_ctzll(x) - lo);
+    }
+    return n;
+}
+
 #endif

@@ -178,6 +178,7 @@ static const miai_game_ops pn_ops = {
     .move_from_text = pn_move_from_text,
     .render = pn_render,
     .playout = pn_playout,
+    .playout_mast = pn_playout_mast,
     .playouts = pn_playouts,
     .check = pn_check,
     .destroy = pn_destroy,

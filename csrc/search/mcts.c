@@ -141,14 +141,30 @@ void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards)
         double sum[MIAI_MAX_ROLES];
         uint64_t plies = 0;
         *ev->playouts += k;
-        miai_game_playouts(g, ev->work, k, ev->rng, ev->leaf, true, sum, &plies);
+        if (ev->mast) { /* one by one, each playout's moves learning from its outcome */
+            double r[MIAI_MAX_ROLES];
+            for (uint32_t q = 0; q < g->facts.n_roles; q++) sum[q] = 0.0;
+            for (uint32_t i = 0; i < k; i++) {
+                memcpy(ev->leaf, ev->work, g->facts.state_size);
+                miai_game_playout_mast(g, ev->leaf, ev->rng, NULL, 0, NULL, ev->mast);
+                miai_game_outcome(g, ev->leaf, r);
+                miai_mast_add_seen(ev->mast, r);
+                for (uint32_t q = 0; q < g->facts.n_roles; q++) sum[q] += r[q];
+            }
+        } else {
+            miai_game_playouts(g, ev->work, k, ev->rng, ev->leaf, true, sum, &plies);
+        }
         for (uint32_t q = 0; q < g->facts.n_roles; q++) rewards[q] = sum[q] / k;
         return;
     }
     if (open) {
         (*ev->playouts)++;
         *ev->trace_role = h->to_move;
-        if (ev->playout_memory)
+        if (ev->mast)
+            miai_game_playout_mast(g, ev->work, ev->rng, ev->trace,
+                                   ev->trace ? ev->trace_cap : 0,
+                                   ev->trace ? ev->trace_len : NULL, ev->mast);
+        else if (ev->playout_memory)
             g->ops->playout_learn(g, ev->work, ev->rng, ev->playout_memory, ev->trace,
                                   ev->trace ? ev->trace_cap : 0,
                                   ev->trace ? ev->trace_len : NULL);
@@ -157,13 +173,24 @@ void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards)
                               ev->trace ? ev->trace_len : NULL);
     }
     miai_game_outcome(g, ev->work, rewards);
+    if (ev->mast) miai_mast_add_seen(ev->mast, rewards);
+}
+
+/* MAST: the descent's moves get their role's reward too. */
+static void mast_tree(miai_search *s, const miai_path *p, const double *rewards) {
+    const miai_edge *edges = s->dag.edges;
+    for (uint32_t i = 0; i < p->len; i++) {
+        uint32_t r = p->steps[i].role;
+        miai_mast_add(&s->mast, r, edges[p->steps[i].edge].move, rewards[r]);
+    }
 }
 
 static void evaluate(miai_search *s, double *rewards) {
     miai_eval ev = {.work = s->work, .rng = &s->rng, .trace = s->trace,
                     .trace_cap = s->trace_cap, .trace_len = &s->trace_len,
                     .trace_role = &s->trace_role, .leaf = s->leaf, .playouts = &s->playouts,
-                    .playout_memory = s->playout_memory};
+                    .playout_memory = s->playout_memory,
+                    .mast = s->cfg.mast ? &s->mast : NULL};
     miai_mcts_evaluate_on(s, &ev, rewards);
 }
 
@@ -213,6 +240,7 @@ void miai_mcts_record(miai_search *s, const double *rewards) {
     const miai_game *g = s->game;
     miai_dag *d = &s->dag;
     const miai_path *p = &s->path;
+    if (s->cfg.mast) mast_tree(s, p, rewards);
     /* Count the visit in every node of the path (one per level), then the policy. */
     for (uint32_t i = 0; i < p->len; i++) {
         miai_node *x = &d->nodes[p->steps[i].node];
@@ -307,6 +335,21 @@ int miai_mcts_init(miai_search *s) {
     const miai_game_ops *ops = s->game->ops;
     size_t mem = ops->playout_memory && ops->playout_learn ? ops->playout_memory(s->game) : 0;
     if (mem && !(s->playout_memory = calloc(1, mem))) return MIAI_ENOMEM;
+    if (s->cfg.mast) {
+        miai_mast *t = &s->mast;
+        size_t cells = (size_t)f->n_roles * (f->num_moves ? f->num_moves : 1);
+        uint64_t cap = (uint64_t)f->max_plies * f->n_roles;
+        t->n_roles = f->n_roles;
+        t->num_moves = f->num_moves ? f->num_moves : 1;
+        t->eps = s->cfg.mast_eps;
+        t->temp = s->cfg.mast_temp;
+        t->seen_cap = cap < (1u << 24) ? (uint32_t)cap : (1u << 24);
+        t->sum = calloc(cells, sizeof *t->sum);
+        t->n = calloc(cells, sizeof *t->n);
+        t->seen = malloc(sizeof *t->seen * (t->seen_cap ? t->seen_cap : 1));
+        t->buf = malloc(sizeof *t->buf * (f->max_legal ? f->max_legal : 1));
+        if (!t->sum || !t->n || !t->seen || !t->buf) return MIAI_ENOMEM;
+    }
     return miai_mcts_set_root(s, MIAI_NIL);
 }
 
@@ -325,6 +368,11 @@ void miai_mcts_done(miai_search *s) {
     s->leaf = NULL;
     free(s->playout_memory);
     s->playout_memory = NULL;
+    free(s->mast.sum);
+    free(s->mast.n);
+    free(s->mast.seen);
+    free(s->mast.buf);
+    s->mast = (miai_mast){0};
     s->work = NULL;
     s->moves = NULL;
     s->path.steps = NULL;

@@ -22,7 +22,9 @@
  *         by the game's ops->playouts where it has one); a game with playout memory
  *         (game.h) plays single playouts by ops->playout_learn on the search's own
  *         memory (s->playout_memory, allocated in init, freed in done);
- *       backup: node->n += 1 on every node of the path, then the policy's backup.
+ *       backup: node->n += 1 on every node of the path, then the policy's backup;
+ *         with cfg.mast, the MAST table gets each role's reward for every move of the
+ *         descent and of the playout (mast.h; k playouts a leaf: each its own).
  *     When the node budget is full the descent ends at the unexpanded edge and the
  *     playout starts from its destination state (path.leaf = MIAI_NIL).
  *   - The descent also ends at ply >= max_plies, so games whose positions repeat
@@ -79,6 +81,7 @@ struct miai_search {
     bool lock_ready;
     double lock_held_seconds, lock_wait_seconds, thread_seconds; /* (search_api.h) */
     void *playout_memory;     /* the game's playout memory (game.h), NULL if none */
+    miai_mast mast;           /* cfg.mast: the playout policy's table (mast.h) */
 };
 
 /* Where one playout of a thread runs: its own state buffer, random stream, trace
@@ -93,6 +96,7 @@ typedef struct {
     uint8_t *leaf;         /* leaf_playouts > 1 scratch (may be NULL otherwise) */
     uint64_t *playouts;
     void *playout_memory;  /* the game's playout memory for this thread (game.h), or NULL */
+    miai_mast *mast;       /* cfg.mast: the search's MAST table (single thread only) */
 } miai_eval;
 
 /* One iteration; `rewards` gets the playout's reward per role.  It is the three
@@ -101,7 +105,8 @@ typedef struct {
 void miai_mcts_iterate(miai_search *s, double *rewards);
 /* Descent and expansion from the root into s->path, s->work left at its end. */
 void miai_mcts_descend(miai_search *s);
-/* The playout (or terminal rewards) from ev->work; reads only s->game and s->cfg. */
+/* The playout (or terminal rewards) from ev->work; reads only s->game and s->cfg
+ * (and writes ev->mast, the search's MAST table, when set). */
 void miai_mcts_evaluate_on(const miai_search *s, miai_eval *ev, double *rewards);
 /* Count the iteration of s->path: node visits, the policy's backup, root reports. */
 void miai_mcts_record(miai_search *s, const double *rewards);

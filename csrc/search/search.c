@@ -29,11 +29,14 @@ static int config_ok(const miai_search_config *cfg) {
     for (int i = 0; i < MIAI_SEARCH_PARAMS; i++)
         if (!isfinite(cfg->params[i])) return 0;
     if (cfg->leaf_playouts > MIAI_LEAF_PLAYOUTS_MAX) return 0;
+    if (cfg->mast > 1 || !(cfg->mast_eps >= 0.0 && cfg->mast_eps <= 1.0)) return 0;
+    if (!isfinite(cfg->mast_temp) || cfg->mast_temp < 0.0) return 0;
     if (cfg->leaf_playouts > 1 &&
         (cfg->algorithm == MIAI_ALG_RAVE || cfg->algorithm == MIAI_ALG_AUCT_RAVE))
         return 0;
     if (cfg->threads > MIAI_THREADS_MAX || cfg->virtual_loss > MIAI_VIRTUAL_LOSS_MAX) return 0;
-    if (cfg->threads > 1 && (!miai_search_threads_ok(cfg->algorithm) || cfg->leaf_playouts > 1))
+    if (cfg->threads > 1 && (!miai_search_threads_ok(cfg->algorithm) || cfg->leaf_playouts > 1 ||
+                             cfg->mast))
         return 0;
     return 1;
 }

@@ -68,11 +68,19 @@ typedef struct {
     uint32_t leaf_playouts;
     /* Threads searching the one graph in miai_search_run (0 or 1: the calling thread
      * alone, the single-threaded loop).  > 1 only for algorithms with a virtual loss
-     * rule (miai_search_threads_ok: plain UCT, RAVE), not with leaf_playouts > 1. */
+     * rule (miai_search_threads_ok: plain UCT, RAVE), not with leaf_playouts > 1
+     * or mast (its table is one per search and the playouts write it). */
     uint32_t threads;
     /* Virtual loss with threads > 1: visits counted as losses on each edge of a path
      * whose playout is running, taken back at its backup.  0: none. */
     uint32_t virtual_loss;
+    /* MAST (csrc/core/mast.h): 1 draws the playouts' moves from a table of every
+     * (role, move)'s mean reward kept by this search across its iterations and moves
+     * (0: the game's own playout policy).  mast_temp > 0: Gibbs choice at that
+     * temperature (rewards 0..1); else epsilon-greedy with mast_eps in [0, 1]. */
+    uint32_t mast;
+    double mast_eps;
+    double mast_temp;
 } miai_search_config;
 
 #define MIAI_LEAF_PLAYOUTS_MAX 1024

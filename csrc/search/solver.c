@@ -2,9 +2,11 @@
  * wins and losses backed up the graph, for any policy of algos.h.
  *
  * An edge into a terminal position is proven by its reward for the edge's role
- * (1: win, 0: loss; draws stay unproven).  A node is won for its mover when one of
- * its edges is a proven win, lost when every edge is a proven loss; the edge entering
- * it then gets the proof seen by that edge's role.  Proofs travel up the descent
+ * (1: win, 0: loss; draws stay unproven; with two roles only where their rewards sum
+ * to 1, so that a GDL game whose goals are not zero-sum gets no unsound proof).  A
+ * node is won for its mover when one of its edges is a proven win, lost when every
+ * edge is a proven loss; the edge entering it then gets the proof seen by that edge's
+ * role.  Proofs travel up the descent
  * path (a DAG node proven through one parent is recognised when another parent's
  * descent reaches it).  Selection skips proven losses and takes a proven win; a
  * proven root stops the search.
@@ -63,7 +65,12 @@ static void solver_backup(miai_search *s, const miai_path *path, const double *r
     const miai_edge *last = &d->edges[end->edge];
     uint32_t leaf = path->leaf;
     if (miai_simultaneous_at(d, end->node)) return; /* no proofs */
-    if (leaf != MIAI_NIL && d->nodes[leaf].to_move == MIAI_NOBODY) {
+    /* Only an outcome where one role wins what the other loses proves anything: a
+     * loss proven for one role is then a win for the other (a GDL game whose goals
+     * do not sum to 100 may end with both at 0).  Proofs made of such outcomes alone
+     * stay sound; a one-role puzzle has no other role. */
+    bool decisive = s->game->facts.n_roles < 2 || rewards[0] + rewards[1] == 1.0;
+    if (leaf != MIAI_NIL && d->nodes[leaf].to_move == MIAI_NOBODY && decisive) {
         double r = rewards[end->role];
         if (r >= 1.0) mark(d, end->node, end->edge, 1, cached);
         else if (r <= 0.0) mark(d, end->node, end->edge, 0, cached);

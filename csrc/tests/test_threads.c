@@ -317,6 +317,13 @@ static void test_refused(void) {
     cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 1, 2);
     cfg.leaf_playouts = 4;
     CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_EINVAL);
+    cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 1, 2);
+    cfg.mast = 1; /* one MAST table per search, written by the playouts */
+    cfg.mast_eps = 0.4;
+    CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_EINVAL);
+    cfg.threads = 1;
+    CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
+    miai_search_free(s);
     free(root);
     miai_game_free(g);
 }

@@ -195,6 +195,26 @@ class GdlGame(Game):
         check(code, f"{engine!r} playout engine against the plain evaluation")
         return int(plies[0])
 
+    def check_mast_playouts(self, state: State, seed: int, engine: str = "auto",
+                            n: int = 64, eps: float = 0.4, temp: float = 0.0) -> int | None:
+        """Run ``n`` MAST playouts (csrc/core/mast.h; the table learning from each
+        playout, epsilon-greedy with ``eps`` or Gibbs at ``temp`` > 0) on a C playout
+        engine and on the generic loop over play() with the same ``seed``; their plies
+        in all, or None when this net has no such engine.  Raises CorruptStateError
+        where the moves, the final states or the tables differ."""
+        if not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise InvalidArgumentError(f"seed must be an int in [0, 2**64), not {seed!r}")
+        if engine not in PLAYOUT_ENGINES:
+            raise InvalidArgumentError(
+                f"engine must be one of {sorted(PLAYOUT_ENGINES)}, not {engine!r}")
+        plies = ffi.new("uint64_t *")
+        code = lib.miai_gdl_mast_check(self.ptr, state.ptr, seed, PLAYOUT_ENGINES[engine],
+                                       n, float(eps), float(temp), plies)
+        if code == lib.MIAI_ELIMIT:
+            return None
+        check(code, f"MAST playouts of the {engine!r} engine against the generic loop")
+        return int(plies[0])
+
     def __repr__(self) -> str:
         return f"GdlGame({self.name!r}, roles={self.roles}, nodes={self.info.stats['nodes']})"
 

@@ -94,7 +94,7 @@ def algorithm_label(algorithm: object) -> str:
 
 
 def check_threads(algorithm: object, threads: int, virtual_loss: int,
-                  leaf_playouts: int = 1) -> None:
+                  leaf_playouts: int = 1, mast: bool = False) -> None:
     """Raise InvalidArgumentError unless ``algorithm`` can search with ``threads``
     threads (> 1: plain UCT and RAVE, with or without root pruning; docs/search.md,
     "Threads")."""
@@ -117,6 +117,12 @@ def check_threads(algorithm: object, threads: int, virtual_loss: int,
             f"(only plain uct and rave search with several threads; see docs/search.md)")
     if leaf_playouts > 1:
         raise InvalidArgumentError("threads > 1 does not combine with leaf_playouts > 1")
+    if mast:
+        raise InvalidArgumentError(
+            "threads > 1 does not combine with mast (one MAST table per search)")
+# MAST's epsilon-greedy default: a uniform move 40 % of the time, else the best mean
+# (the epsilon Sironi and Winands found best among MAST's variants in GGP).
+MAST_EPS = 0.4
 
 
 def check_leaf_playouts(algorithm: object, leaf_playouts: int) -> None:
@@ -143,9 +149,13 @@ class Search:
     ``leaf_playouts`` (default 1) playouts run from each leaf and their mean rewards
     backed up (not with RAVE); a GDL net runs them 64 at a time where that is cheaper
     (csrc/gdl/pn_lanes.c), other games one by one.  ``threads`` (default 1) threads
-    search the one graph in each run (plain UCT and RAVE only), with a virtual loss of
-    ``virtual_loss`` visits (default 1) on a path whose playout is running; with 1
-    thread the search is the single-threaded loop, bit for bit.
+    search the one graph in each run (plain UCT and RAVE only, not with ``mast``),
+    with a virtual loss of ``virtual_loss`` visits (default 1) on a path whose playout
+    is running; with 1 thread the search is the single-threaded loop, bit for bit.
+    ``mast`` (default off) draws the playouts' moves by MAST (csrc/core/mast.h): from a
+    table of every (role, move)'s mean reward this search keeps, epsilon-greedily
+    (``mast_eps``) or, with ``mast_temp`` > 0, by a Gibbs distribution at that
+    temperature (rewards on the 0..1 scale).
     ``run`` may be stopped from another thread with :meth:`stop`; :meth:`result`
     called while a run is in progress returns the last batch's result.
     """
@@ -165,6 +175,9 @@ class Search:
         leaf_playouts: int = 1,
         threads: int = 1,
         virtual_loss: int = 1,
+        mast: bool = False,
+        mast_eps: float = MAST_EPS,
+        mast_temp: float = 0.0,
     ) -> None:
         if not isinstance(state, State):
             raise InvalidArgumentError(f"a Search needs a State, not {state!r}")
@@ -199,6 +212,14 @@ class Search:
         ):
             raise InvalidArgumentError(f"leaf_playouts must be an int in [1, "
                                        f"{LEAF_PLAYOUTS_MAX}], not {leaf_playouts!r}")
+        if not isinstance(mast, bool):
+            raise InvalidArgumentError(f"mast must be a bool, not {mast!r}")
+        for name, value, top in (("mast_eps", mast_eps, 1.0), ("mast_temp", mast_temp, None)):
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or value < 0
+                    or (top is not None and value > top)):
+                raise InvalidArgumentError(f"{name} must be a number in [0, {top or 'inf'}"
+                                           f"{']' if top else ')'}, not {value!r}")
         game = state.game
         if role is not None and (
             isinstance(role, bool) or not isinstance(role, int) or not 0 <= role < game.n_roles
@@ -222,9 +243,12 @@ class Search:
         cfg.seed = seed
         cfg.final_choice = lib.MIAI_FINAL_VISITS
         cfg.leaf_playouts = leaf_playouts
+        cfg.mast = 1 if mast else 0
+        cfg.mast_eps = float(mast_eps)
+        cfg.mast_temp = float(mast_temp)
         algorithm.configure(cfg)  # type: ignore[attr-defined]
         check_leaf_playouts(algorithm, leaf_playouts)
-        check_threads(algorithm, threads, virtual_loss, leaf_playouts)
+        check_threads(algorithm, threads, virtual_loss, leaf_playouts, bool(mast))
         cfg.threads = threads
         cfg.virtual_loss = virtual_loss if threads > 1 else 0
         self.threads = threads
@@ -265,6 +289,10 @@ class Search:
             self._stop.clear()
             check(lib.miai_search_clear_stop(self._ptr), "clear stop")
             self._last = self._make_result()
+        if self.solved():  # nothing to learn: the proof decides the move
+            with self._lock:
+                self._last = self._make_result()
+                return self._last
         batch_iterations = getattr(self.algorithm, "batch_iterations", None)
         done = ffi.new("uint64_t *")
         start = time.monotonic()
@@ -301,6 +329,17 @@ class Search:
             self._run_start = None
             self._last = self._make_result()
             return self._last
+
+    def solved(self) -> bool:
+        """True when the algorithm runs the MCTS-Solver (``solver=1``) and has proven
+        the root won or lost for its mover: :meth:`run` then runs no iteration, so a
+        clock-driven caller (bots/thinker.py) answers at once."""
+        if not getattr(self.algorithm, "solver", False):
+            return False
+        from engine.search.solver import root_proof
+
+        with self._lock:
+            return root_proof(self) != 0
 
     def stop(self) -> None:
         """Make a running :meth:`run` return soon; safe from any thread."""

@@ -217,3 +217,20 @@ def test_ggp_reasoners_records_a_row_per_sheet_and_resumes(tmp_path: Path) -> No
     assert again.returncode == 0 and again.stderr == ""
     assert "| tictactoe.kif | yes |" in again.stdout
     assert len(out.read_text().splitlines()) == 1
+
+
+def test_ggp_duel_alternates_seats_and_sums_the_first_specs_points() -> None:
+    """experiments/ggp_duel.py: one line per game, the first spec in the first seat in
+    even games and in the second in odd ones, its points the sum of its rewards."""
+    done = run_script("experiments/ggp_duel.py", "tictactoe", "ggp", "uct:c=0.4",
+                      "--games", "2", "--iterations", "50")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("game 0: ggp vs uct:c=0.4: ")
+    assert lines[1].startswith("game 1: uct:c=0.4 vs ggp: ")
+    first = [float(x) for x in lines[0].split(": ")[2].strip("[]").split(", ")]
+    second = [float(x) for x in lines[1].split(": ")[2].strip("[]").split(", ")]
+    assert sum(first) == 1.0 and sum(second) == 1.0  # tic-tac-toe is zero-sum
+    points = first[0] + second[1]
+    assert lines[2] == (f"ggp against uct:c=0.4 on tictactoe: {points:g} of 2 points "
+                        "(50 iterations a move)")

@@ -173,6 +173,14 @@ def test_threads_are_refused_where_not_parallel(alg: object) -> None:
     Search(state, alg, threads=1).run(iterations=10)
 
 
+def test_threads_are_refused_with_mast() -> None:
+    """MAST's table is one per search and every playout writes it: no threads."""
+    state = games.create("connect4").initial_state()
+    with pytest.raises(InvalidArgumentError, match="mast"):
+        Search(state, UCT(), threads=2, mast=True)
+    Search(state, UCT(), threads=1, mast=True).run(iterations=10)
+
+
 @pytest.mark.parametrize("bad", [0, -1, 257, True, 1.5])
 def test_threads_argument_checked(bad: object) -> None:
     state = games.create("connect4").initial_state()
