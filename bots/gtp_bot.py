@@ -26,7 +26,10 @@ def resolve_command(command: str) -> list[str]:
     if not argv:
         raise InvalidArgumentError("gtp: needs a command line, e.g. gtp:gnugo --mode gtp")
     exe = argv[0]
-    if os.sep not in exe and shutil.which(exe) is None:
+    found = shutil.which(exe) if os.sep not in exe else None
+    if found is not None:
+        argv[0] = found  # the full path: callers test it with os.access
+    elif os.sep not in exe:
         for folder in ("/usr/games", "/usr/local/games"):
             candidate = os.path.join(folder, exe)
             if os.access(candidate, os.X_OK):

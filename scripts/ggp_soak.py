@@ -124,11 +124,13 @@ def children(pid: int) -> int:
         return 0
 
 
-def start_player(seed: int, extra: list[str]) -> tuple[subprocess.Popen, int]:
+def start_player(seed: int, extra: list[str],
+                 log: str | None = None) -> tuple[subprocess.Popen, int]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    err = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - the child's
     proc = subprocess.Popen(
         [sys.executable, "-m", "protocols.cli", "ggp", "--port", "0", "--seed", str(seed),
-         *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+         *extra], stdout=subprocess.PIPE, stderr=err, env=env, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if "http://" not in line:
@@ -348,9 +350,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--player-arg", action="append", default=[],
                     help="an extra option of `miai ggp` (repeatable)")
     ap.add_argument("--json", metavar="FILE", help="write the report as JSON")
+    ap.add_argument("--player-log", metavar="FILE",
+                    help="the player's log (its stderr; with --player-arg=-v every request)")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per match")
     args = ap.parse_args(argv)
-    proc, port = start_player(args.seed, args.player_arg)
+    proc, port = start_player(args.seed, args.player_arg, args.player_log)
     try:
         report = asyncio.run(Soak(args, port, proc.pid).run())
     finally:
