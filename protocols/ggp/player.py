@@ -128,6 +128,10 @@ class Match:
     # guards game, state, history; notified when a joint move joins the history
     lock: threading.Condition = field(default_factory=threading.Condition)
     received: int = 0  # joint moves the game master sent (event loop only)
+    # the joint moves in the order the game master sent them (appended by the event
+    # loop only); _apply moves them into history in this order, whichever rule thread
+    # runs first -- two rule threads waiting on the lock take it in any order
+    sent: list[tuple[str, ...]] = field(default_factory=list)
     moves_answered: int = 0
     fallbacks: int = 0
     reasoner: str = "grounding"  # then "propnet" or "prover"
@@ -388,8 +392,7 @@ class GgpPlayer:
                     apply_joint(game, state, joint)
                 match.game, match.role, match.state = game, role, state
                 match.reasoner = "prover" if isinstance(game, ProverGame) else "propnet"
-                if not state.is_terminal():
-                    match.thinker = self._thinker(game, state, role)
+            self._start_search(match)
             if isinstance(game, ProverGame):
                 thinker = match.thinker
                 log.warning("match %s: playing on the reference prover (%s), %s",
@@ -487,22 +490,25 @@ class GgpPlayer:
 
     # -- play ------------------------------------------------------------------------
 
-    def _apply(self, match: Match, moves: tuple[str, ...]) -> None:
-        """Record the joint move and, when the game is loaded, play it (any thread)."""
+    def _apply(self, match: Match) -> None:
+        """Move the joint moves received into the history, in the order they were
+        sent, and, when the game is loaded, play them (any thread)."""
         with match.lock:
-            match.history.append(moves)
+            while len(match.history) < len(match.sent):
+                moves = match.sent[len(match.history)]
+                match.history.append(moves)
+                if match.game is None or match.state is None:
+                    continue  # _load replays the history once the game is ready
+                try:
+                    apply_joint(match.game, match.state, moves)
+                except MiaiError as exc:
+                    match.error = f"the game master's joint move {moves}: {exc}"
+                    log.warning("match %s: %s", match.match_id, match.error)
+                    match.state = None  # we no longer know the position: fallbacks only
+                    if match.thinker is not None:
+                        match.thinker.close(timeout=0)
+                        match.thinker = None
             match.lock.notify_all()
-            if match.game is None or match.state is None:
-                return  # _load replays the history once the game is ready
-            try:
-                apply_joint(match.game, match.state, moves)
-            except MiaiError as exc:
-                match.error = f"the game master's joint move {moves}: {exc}"
-                log.warning("match %s: %s", match.match_id, match.error)
-                match.state = None  # we no longer know the position: fallbacks only
-                if match.thinker is not None:
-                    match.thinker.close(timeout=0)
-                    match.thinker = None
 
     async def _observe(self, match: Match, moves: tuple[str, ...] | None,
                        deadline: float) -> None:
@@ -510,7 +516,8 @@ class GgpPlayer:
             return
         loop = asyncio.get_running_loop()
         match.received += 1
-        work = loop.run_in_executor(self._rules_pool, self._apply, match, moves)
+        match.sent.append(moves)
+        work = loop.run_in_executor(self._rules_pool, self._apply, match)
         if not await _wait_until(work, deadline):
             # The search cannot follow a move it is not given: left as it is, it would
             # search the old position.  A fresh search once the move is applied.
@@ -541,14 +548,31 @@ class GgpPlayer:
 
     def _restart(self, match: Match) -> None:
         """A fresh search from the match's position (after a failed advance)."""
-        with match.lock:
-            game, state = match.game, match.state
-            if (self.match is match and match.thinker is None and game is not None
-                    and state is not None and not state.is_terminal()):
-                try:
-                    match.thinker = self._thinker(game, state, match.role)
-                except MiaiError as exc:
-                    log.warning("match %s: no search: %s", match.match_id, exc)
+        try:
+            self._start_search(match)
+        except MiaiError as exc:
+            log.warning("match %s: no search: %s", match.match_id, exc)
+
+    def _start_search(self, match: Match, tries: int = 3) -> None:
+        """The match's thinker, made from a copy of its position (worker thread).  The
+        bot is made and started outside the match's lock, which the rule threads and
+        the legal moves of a PLAY wait for (making a bot and its search can take a
+        while on a loaded machine); a position that moved on meanwhile gets another
+        try."""
+        for _ in range(tries):
+            with match.lock:
+                game, state = match.game, match.state
+                if (self.match is not match or match.thinker is not None or game is None
+                        or state is None or state.is_terminal()):
+                    return
+                position, seen = state.copy(), len(match.history)
+            thinker = self._thinker(game, position, match.role)
+            with match.lock:
+                if (self.match is match and match.thinker is None and match.state is state
+                        and len(match.history) == seen):
+                    match.thinker = thinker
+                    return
+            thinker.close(timeout=0)
 
     async def _play(self, match: Match, msg: kif.Play, arrival: float) -> str:
         loop = asyncio.get_running_loop()

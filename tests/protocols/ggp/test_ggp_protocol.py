@@ -319,12 +319,12 @@ def test_a_joint_move_applied_late_is_waited_for_and_restarts_the_search(
             apply = player._apply
             calls = 0
 
-            def late_apply(match: object, moves: tuple[str, ...]) -> None:
+            def late_apply(match: object) -> None:
                 nonlocal calls
                 calls += 1
                 if calls == 2:  # the joint move of ply 1, sent with the play of ply 2
                     time.sleep(delay)
-                apply(match, moves)  # type: ignore[arg-type]
+                apply(match)  # type: ignore[arg-type]
 
             monkeypatch.setattr(player, "_apply", late_apply)
             reply = await post(s, url, kif.start_text("d", "xplayer", text, 5, play_clock))
@@ -346,6 +346,59 @@ def test_a_joint_move_applied_late_is_waited_for_and_restarts_the_search(
                     assert player.match is not None and player.match.state.ply == 2
                 state.play_joint(last)
             assert (await post(s, url, "(abort d)"))[1] == "aborted"
+
+    run(main())
+
+
+def test_joint_moves_join_the_history_in_the_order_sent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule thread of one joint move is held up past the next PLAY (as on a loaded
+    machine), so the next joint move's rule thread runs first: the history still
+    follows the game master's order, and every answer stays legal.  (Two rule threads
+    each appending their own joint move once put them in the wrong order, and the
+    player then lost track of the game.)"""
+    text = rules("tictactoe")
+    oracle = ProverGame(text)
+    play_clock = 2
+
+    async def main() -> None:
+        config = PlayerConfig(bot="uct", max_think=0.1, margin=0.3, choice_seconds=0)
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            apply = player._apply
+            calls = 0
+
+            def held_up_apply(*args: object) -> None:
+                nonlocal calls
+                calls += 1
+                if calls == 1:  # the joint move of ply 0: past the play of ply 2
+                    time.sleep(play_clock + 0.8)
+                apply(*args)  # type: ignore[arg-type]
+
+            monkeypatch.setattr(player, "_apply", held_up_apply)
+            reply = await post(s, url, kif.start_text("o", "xplayer", text, 5, play_clock))
+            assert reply[1] == "ready"
+            state = oracle.initial_state()
+            last: list[str] | None = None
+            sent: list[tuple[str, ...]] = []
+            for ply in range(5):
+                body = (await post(s, url, kif.play_text("o", last)))[1]
+                if last is not None:
+                    sent.append(tuple(last))
+                move = kif.parse_move_reply(body)
+                if ply % 2 == 0:  # xplayer's turn: our answer must be legal (at ply 1
+                    # the position is unknown until the held-up thread: nil is right)
+                    assert move in state.rule_moves(0), (ply, body)
+                mover_x = sorted(state.rule_moves(0))
+                last = [move if move in mover_x else mover_x[0],
+                        sorted(state.rule_moves(1))[0]]
+                state.play_joint(last)
+            await asyncio.sleep(play_clock + 1)  # the held-up thread has finished
+            match = player.match
+            assert match is not None
+            with match.lock:
+                assert [tuple(j) for j in match.history] == sent
+                assert match.state is not None and match.state.ply == len(sent)
+            assert (await post(s, url, "(abort o)"))[1] == "aborted"
 
     run(main())
 
