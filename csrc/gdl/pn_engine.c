@@ -135,15 +135,25 @@ int miai_gdl_family_stats(const miai_game *g, uint32_t *groups, uint32_t *guarde
     return MIAI_OK;
 }
 
+/* The fast engine a check compares with the plain evaluation: `*engine` (AUTO: the
+ * game's own) if it is built for this net; MIAI_ELIMIT when none is. */
+static int pn_check_engine(const miai_game *g, int *engine) {
+    const pn_data *d = g->data;
+    if (*engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, engine);
+    if (*engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
+    if (*engine < MIAI_GDL_ENGINE_DIFF || *engine > MIAI_GDL_ENGINE_DIFF_CLEAR)
+        return MIAI_EINVAL;
+    if (*engine == MIAI_GDL_ENGINE_BITS ? !d->bits.built : !d->diff.enabled)
+        return MIAI_ELIMIT;
+    return MIAI_OK;
+}
+
 int miai_gdl_playout_check(const miai_game *g, const void *state, uint64_t seed,
                            int engine, uint32_t *plies) {
     if (!g || !state || !plies || g->ops->playout != pn_playout) return MIAI_EINVAL;
     const pn_data *d = g->data;
-    if (engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, &engine);
-    if (engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
-    if (engine < MIAI_GDL_ENGINE_DIFF || engine > MIAI_GDL_ENGINE_DIFF_CLEAR) return MIAI_EINVAL;
-    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.built : !d->diff.enabled)
-        return MIAI_ELIMIT;
+    int ok = pn_check_engine(g, &engine);
+    if (ok != MIAI_OK) return ok;
     size_t size = g->facts.state_size;
     uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
     uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);
@@ -241,12 +251,8 @@ int miai_gdl_mast_check(const miai_game *g, const void *state, uint64_t seed, in
     if (n > MIAI_GDL_LANE_TRACE_MAX || !(eps >= 0.0 && eps <= 1.0) || !(temp >= 0.0) ||
         temp > 1e300)
         return MIAI_EINVAL;
-    const pn_data *d = g->data;
-    if (engine == MIAI_GDL_ENGINE_AUTO) miai_gdl_playout_engine(g, &engine);
-    if (engine == MIAI_GDL_ENGINE_NONE) return MIAI_ELIMIT;
-    if (engine < MIAI_GDL_ENGINE_DIFF || engine > MIAI_GDL_ENGINE_DIFF_CLEAR) return MIAI_EINVAL;
-    if (engine == MIAI_GDL_ENGINE_BITS ? !d->bits.built : !d->diff.enabled)
-        return MIAI_ELIMIT;
+    int ok = pn_check_engine(g, &engine);
+    if (ok != MIAI_OK) return ok;
     size_t size = g->facts.state_size, cells = (size_t)g->facts.n_roles * g->facts.num_moves;
     uint64_t want = (uint64_t)g->facts.max_plies * g->facts.n_roles;
     uint32_t cap = want < (1u << 24) ? (uint32_t)want : (1u << 24);

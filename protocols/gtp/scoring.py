@@ -87,12 +87,15 @@ def search_estimate(state: State, iterations: int = ESTIMATE_ITERATIONS,
                     sum(own) - go.komi(game), black_rate)
 
 
-def _strings(board: list[int], size: int) -> list[list[int]]:
-    """The strings (connected stones of one colour) of a board."""
+def _strings(board: list[int], size: int,
+             points: set[int] | None = None) -> list[list[int]]:
+    """The strings (connected stones of one colour) of a board, in board order of
+    their first point; with ``points``, of those stones only (a string split by a
+    point outside them counts as two)."""
     seen: set[int] = set()
     out = []
     for p, c in enumerate(board):
-        if c == 0 or p in seen:
+        if c == 0 or p in seen or (points is not None and p not in points):
             continue
         group, todo = [], [p]
         seen.add(p)
@@ -102,7 +105,8 @@ def _strings(board: list[int], size: int) -> list[list[int]]:
             r, col = divmod(q, size)
             for n, ok in ((q - size, r > 0), (q + size, r < size - 1),
                           (q - 1, col > 0), (q + 1, col < size - 1)):
-                if ok and n not in seen and board[n] == c:
+                if (ok and n not in seen and board[n] == c
+                        and (points is None or n in points)):
                     seen.add(n)
                     todo.append(n)
         out.append(group)
@@ -147,25 +151,7 @@ def status_groups(session: GoSession, status: str) -> list[list[int]]:
 
     points = status_list(session, status)
     board = go.colors(session.state)
-    size = session.size
-    seen: set[int] = set()
-    groups = []
-    for p in sorted(points):
-        if p in seen:
-            continue
-        group, todo = [], [p]
-        seen.add(p)
-        while todo:
-            q = todo.pop()
-            group.append(q)
-            r, c = divmod(q, size)
-            for n, ok in ((q - size, r > 0), (q + size, r < size - 1),
-                          (q - 1, c > 0), (q + 1, c < size - 1)):
-                if ok and n in points and n not in seen and board[n] == board[p]:
-                    seen.add(n)
-                    todo.append(n)
-        groups.append(sorted(group))
-    return groups
+    return [sorted(group) for group in _strings(board, session.size, points)]
 
 
 def passing_wins(session: GoSession, state: State, role: int) -> bool:
