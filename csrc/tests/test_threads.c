@@ -200,6 +200,21 @@ static void test_go_lgr(void) {
     search_and_check("go", params, 3, MIAI_ALG_RAVE, MIAI_MODE_DAG, 3, 600);
 }
 
+/* Connect Four and its initial position (NULL, nothing to free, on failure). */
+static uint8_t *connect4_root(miai_game **g) {
+    CHECK(miai_game_create("connect4", NULL, 0, g) == MIAI_OK);
+    if (!*g) return NULL;
+    miai_game_facts f;
+    miai_game_get_facts(*g, &f);
+    uint8_t *root = malloc(f.state_size);
+    if (!root) {
+        miai_game_free(*g);
+        return NULL;
+    }
+    miai_state_init(*g, root);
+    return root;
+}
+
 /* ---- stress: stop requests and deadlines ---- */
 
 typedef struct {
@@ -217,12 +232,8 @@ static void *stop_later(void *arg) {
 
 static void test_stop_and_deadline(void) {
     miai_game *g = NULL;
-    CHECK(miai_game_create("connect4", NULL, 0, &g) == MIAI_OK);
-    if (!g) return;
-    miai_game_facts f;
-    miai_game_get_facts(g, &f);
-    uint8_t *root = malloc(f.state_size);
-    miai_state_init(g, root);
+    uint8_t *root = connect4_root(&g);
+    if (!root) return;
     miai_search_config cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 5, 3);
     miai_search *s = NULL;
     CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
@@ -270,12 +281,8 @@ static void test_stop_and_deadline(void) {
 /* The node budget full while threads run: sampling goes on, counts stay right. */
 static void test_node_budget(void) {
     miai_game *g = NULL;
-    CHECK(miai_game_create("connect4", NULL, 0, &g) == MIAI_OK);
-    if (!g) return;
-    miai_game_facts f;
-    miai_game_get_facts(g, &f);
-    uint8_t *root = malloc(f.state_size);
-    miai_state_init(g, root);
+    uint8_t *root = connect4_root(&g);
+    if (!root) return;
     miai_search_config cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 8, 4);
     cfg.max_nodes = 300;
     miai_search *s = NULL;
@@ -294,12 +301,8 @@ static void test_node_budget(void) {
 
 static void test_refused(void) {
     miai_game *g = NULL;
-    CHECK(miai_game_create("connect4", NULL, 0, &g) == MIAI_OK);
-    if (!g) return;
-    miai_game_facts f;
-    miai_game_get_facts(g, &f);
-    uint8_t *root = malloc(f.state_size);
-    miai_state_init(g, root);
+    uint8_t *root = connect4_root(&g);
+    if (!root) return;
     CHECK(miai_search_threads_ok(MIAI_ALG_UCT) == 1);
     CHECK(miai_search_threads_ok(MIAI_ALG_RAVE) == 1);
     uint32_t no[] = {MIAI_ALG_UCD, MIAI_ALG_AUCT, MIAI_ALG_DUCT, MIAI_ALG_UCTSTAR,
