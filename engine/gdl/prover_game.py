@@ -18,7 +18,7 @@ from engine.games import NOBODY, SIMULTANEOUS
 from engine.gdl.checks import Program
 from engine.gdl.errors import GdlError
 from engine.gdl.parser import normalize_term_text
-from engine.gdl.prover import Prover, State, prover_for
+from engine.gdl.prover import Prover, ProverGuard, State, prover_for
 from engine.gdl.terms import Term, to_text
 from engine.gdl.tolerant import tolerant_program
 
@@ -37,14 +37,17 @@ class ProverGame:
     """A GDL game answered by the reference prover (slow, always available)."""
 
     def __init__(self, text: str, name: str = "gdl", max_plies: int = 10_000, *,
-                 program: Program | None = None, tolerant: bool = False) -> None:
+                 program: Program | None = None, tolerant: bool = False,
+                 guard: ProverGuard | None = None) -> None:
         """``program``: the rules already checked (``text`` is then not read again);
         ``tolerant``: rules the strict checks reject are read as
-        engine.gdl.tolerant says, with its notes in ``warnings``."""
+        engine.gdl.tolerant says, with its notes in ``warnings``; ``guard``: the
+        prover's bounds (engine.gdl.prover.ProverGuard: memory, a stop request)."""
         self.warnings: list[str] = []
         if program is None and tolerant:
             program, self.warnings = tolerant_program(text)
-        self.prover: Prover = Prover(program) if program is not None else prover_for(text)
+        self.prover: Prover = (Prover(program, guard) if program is not None
+                               else prover_for(text, guard))
         self.name = name
         self.roles = [to_text(r) for r in self.prover.roles]
         self.n_roles = len(self.roles)

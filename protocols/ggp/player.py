@@ -50,6 +50,7 @@ from engine import games
 from engine.errors import InvalidArgumentError, MiaiError
 from engine.gdl.errors import GdlError
 from engine.gdl.game import BuiltNet, GdlGame, NoNet, from_net
+from engine.gdl.prover import ProverGuard, resident_bytes
 from engine.gdl.prover_game import ProverGame
 from engine.gdl.reasoner_choice import choose
 from protocols.ggp import kif
@@ -141,6 +142,7 @@ class Match:
     job: GroundJob | None = None  # the grounding child of this match, if any
     last_seen: float = 0.0  # loop time of the match's last message
     ended: bool = False
+    rss_at_start: int = field(default_factory=lambda: resident_bytes() or 0)
 
 
 class GgpPlayer:
@@ -221,7 +223,7 @@ class GgpPlayer:
                     legal = legal_texts(match.game, match.state, match.role)
                     return legal[0] if legal else None
                 history = list(match.history)
-            game = match.prover or ProverGame(match.rules, "emergency", tolerant=True)
+            game = match.prover or self._prover_game(match, "emergency")
             state = game.initial_state()
             for joint in history:
                 apply_joint(game, state, joint)
@@ -430,9 +432,19 @@ class GgpPlayer:
             log.exception("match %s: %s", match.match_id, reason)
         if match.ended:
             raise GroundingStopped("the match is over")
-        game = ProverGame(match.rules, name, tolerant=True)
+        game = self._prover_game(match, name)
         game.fallback_reason = reason
         return game
+
+    def _prover_game(self, match: Match, name: str) -> ProverGame:
+        """The match's rules on the reference prover, bounded: it stops (ProverStopped)
+        once the match is over, and raises LimitError once the process's resident
+        size passes its size at the match's start by the grounding's memory budget
+        (``--ground-memory``): the prover runs in this process, where no rlimit can
+        bound it alone."""
+        return ProverGame(match.rules, name, tolerant=True, guard=ProverGuard(
+            max_rss=match.rss_at_start + (self.config.ground_memory or default_memory()),
+            stopped=lambda: match.ended))
 
     def _choose_reasoner(self, match: Match, game: AnyGame) -> AnyGame:
         """The net, or the prover where random playouts run faster on it, measured
@@ -442,8 +454,8 @@ class GgpPlayer:
             seconds = min(CHOICE_MAX, max(CHOICE_MIN, CHOICE_SHARE * match.start_clock))
         if not isinstance(game, GdlGame) or seconds <= 0:
             return game
-        choice = choose(game, lambda: ProverGame(match.rules, f"ggp-{match.match_id}",
-                                                 tolerant=True), seconds, self.config.seed)
+        choice = choose(game, lambda: self._prover_game(match, f"ggp-{match.match_id}"),
+                        seconds, self.config.seed)
         match.choice = choice.as_dict()
         log.info("match %s: %s", match.match_id, choice.describe())
         if choice.reasoner != "prover" or choice.prover is None:
@@ -718,7 +730,7 @@ class GgpPlayer:
             if match.error is not None:
                 return []
             if match.prover is None:
-                match.prover = ProverGame(match.rules, "fallback", tolerant=True)
+                match.prover = self._prover_game(match, "fallback")
             game = match.prover
             if match.role_name not in game.roles:
                 return []

@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 
 from engine.gdl.game import BuiltNet, build_net, from_net, load_for_play
+from engine.gdl.prover import resident_bytes
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.ground_worker import GroundingStopped, GroundJob
@@ -311,3 +312,49 @@ def test_close_kills_running_groundings() -> None:
         assert not jobs[0].running and not alive(jobs[0]._process.pid)
     run(main())
 
+
+
+# -- the reference prover in the player's process ------------------------------------
+
+def test_the_prover_keeps_to_the_memory_budget() -> None:
+    """The prover runs in the player's process (no rlimit bounds it alone): its guard
+    stops it once the resident size passes its size at START by --ground-memory."""
+    budget = 64 << 20
+    config = PlayerConfig(bot="uct", margin=0.3, ground_atoms=1, ground_memory=budget,
+                          choice_seconds=0)
+
+    async def main() -> None:
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            assert (await post(s, url, kif.start_text("p", "r", huge(150), 2, 2)))[1] \
+                == "ready"
+            match = player.match
+            assert match is not None and match.loading is not None
+            await asyncio.wait_for(asyncio.shield(match.loading), 120)
+            assert match.error is not None and "memory budget" in match.error
+            peak = resident_bytes()
+            assert peak is not None
+            # the check runs every few thousand derivations: a little past the budget
+            assert peak - match.rss_at_start < budget + (96 << 20)
+            reply = (await post(s, url, kif.play_text("p", None)))
+            assert reply[0] == 200  # nil: no reading of these rules fits
+            assert (await post(s, url, "(abort p)"))[1] == "aborted"
+    run(main())
+
+
+def test_abort_stops_the_prover_at_once() -> None:
+    config = PlayerConfig(bot="uct", margin=0.3, ground_atoms=1, ground_memory=16 << 30,
+                          choice_seconds=0)
+
+    async def main() -> None:
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            assert (await post(s, url, kif.start_text("q", "r", huge(300), 2, 2)))[1] \
+                == "ready"
+            match = player.match
+            assert match is not None and match.loading is not None
+            assert not match.loading.done()  # 27 million facts: still deriving
+            assert (await post(s, url, "(abort q)"))[1] == "aborted"
+            began = time.monotonic()
+            await asyncio.wait_for(asyncio.shield(match.loading), 30)
+            assert time.monotonic() - began < 10
+            assert match.game is None
+    run(main())
