@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from protocols.ggp import kif  # noqa: E402
+from protocols.ggp.player import POOL_THREADS  # noqa: E402
 from protocols.ggp.rules import apply_joint, canonical, legal_texts, load_rules  # noqa: E402
 
 SHEETS = ROOT / "engine" / "gdl" / "rulesheets"
@@ -91,6 +92,12 @@ class Report:
     def rss_ok(self) -> bool:
         return self.final_rss - self.idle_rss <= RSS_SLACK
 
+    @property
+    def threads_ok(self) -> bool:
+        """Back to the idle thread count but for the pools' workers, no child left."""
+        return (self.final_threads - self.idle_threads <= POOL_THREADS
+                and self.final_children == 0)
+
     def summary(self) -> str:
         mb = 1024 * 1024
         return (f"{self.matches} matches {self.by_kind}, {self.requests} requests: "
@@ -99,7 +106,9 @@ class Report:
                 f"{self.idle_rss / mb:.0f} MB, final {self.final_rss / mb:.0f} MB, max "
                 f"{self.max_rss / mb:.0f} MB (target final - idle <= 50 MB: "
                 f"{'met' if self.rss_ok else 'MISSED'}); threads idle {self.idle_threads}, "
-                f"final {self.final_threads}; grounding children left {self.final_children}")
+                f"final {self.final_threads}; grounding children left {self.final_children} "
+                f"(target final - idle <= {POOL_THREADS} pool threads, 0 children: "
+                f"{'met' if self.threads_ok else 'MISSED'})")
 
 
 # -- the player's process ------------------------------------------------------------
@@ -369,9 +378,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         data = asdict(report)
         data["rss_ok"] = report.rss_ok
+        data["threads_ok"] = report.threads_ok
         Path(args.json).write_text(json.dumps(data, indent=1))
     ok = not (report.missed_clocks or report.nil_with_legal or report.http_5xx)
-    return 0 if ok and report.rss_ok else 1
+    return 0 if ok and report.rss_ok and report.threads_ok else 1
 
 
 if __name__ == "__main__":

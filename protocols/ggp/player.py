@@ -83,6 +83,13 @@ THINK_SLACK = 0.05  # seconds a think may take past its answer time (thread hand
 CHOICE_SHARE, CHOICE_MIN, CHOICE_MAX = 0.1, 0.2, 2.0
 EXPIRY_PLAY_CLOCKS = 3  # a match with no message for start clock + 3 play clocks is over
 MAX_PREVIEWS = 2  # preview groundings at once (more previews are answered, not grounded)
+# The player's thread pools (rule steps, search control, grounding, hand-written bots)
+# (loading: a match waits there for its grounding and compiles its net; one left behind
+# by an ended match never delays the next START)
+POOL_SIZES = {"rules": 2, "search": 2, "ground": 2, "think": 1, "load": 3}
+# Threads a player may keep between matches beyond its idle count: the pools' workers.
+# Everything else a match starts (its search's threads, its grounding child) ends with it.
+POOL_THREADS = sum(POOL_SIZES.values())
 LATE_GRACE = 0.3  # seconds a PLAY whose body came late still gets for its legal moves
 WATCH_SECONDS = 1.0  # how often the player looks for an expired match
 
@@ -160,10 +167,12 @@ class GgpPlayer:
         # and hand-written bots get their own threads, so a bot that overruns its
         # budget or a search that does not pause never delays a reply or the legal
         # moves, and a preview's grounding never holds up a start's.
-        self._rules_pool = ThreadPoolExecutor(2, "ggp-rules")
-        self._search_pool = ThreadPoolExecutor(2, "ggp-search-control")
-        self._ground_pool = ThreadPoolExecutor(2, "ggp-ground")
-        self._think_pool = ThreadPoolExecutor(1, "ggp-think")
+        # Their threads start on demand and stay between matches: POOL_THREADS in all.
+        self._rules_pool = ThreadPoolExecutor(POOL_SIZES["rules"], "ggp-rules")
+        self._search_pool = ThreadPoolExecutor(POOL_SIZES["search"], "ggp-search-control")
+        self._ground_pool = ThreadPoolExecutor(POOL_SIZES["ground"], "ggp-ground")
+        self._think_pool = ThreadPoolExecutor(POOL_SIZES["think"], "ggp-think")
+        self._load_pool = ThreadPoolExecutor(POOL_SIZES["load"], "ggp-load")
         self.cache = cache or GroundingCache()
         self.counters: Counter = Counter()  # previews, move sources, over all matches
         self.spec: BotSpec = resolve(PRESETS.get(self.config.bot, self.config.bot))
@@ -269,6 +278,7 @@ class GgpPlayer:
         self._search_pool.shutdown(wait=False, cancel_futures=True)
         self._ground_pool.shutdown(wait=False, cancel_futures=True)
         self._think_pool.shutdown(wait=False, cancel_futures=True)
+        self._load_pool.shutdown(wait=False, cancel_futures=True)
 
     def status(self) -> dict[str, object]:
         """What the player is doing, for logs, tests and ``GET /status``."""
@@ -369,8 +379,8 @@ class GgpPlayer:
             self._ground_limit(msg.start_clock, msg.play_clock), count=True)
         log.info("match %s: %s", match.match_id, "rules from the preview cache"
                  if match.grounding_cached else "grounding the rules")
-        # the default executor: _load waits for the grounding, rule threads must not
-        match.loading = loop.run_in_executor(None, self._load, match, grounding)
+        # its own pool: _load waits for the grounding, rule threads must not
+        match.loading = loop.run_in_executor(self._load_pool, self._load, match, grounding)
         deadline = arrival + msg.start_clock - self.config.margin
         await _wait_until(match.loading, deadline)
         self._pause_pondering(match)

@@ -1,7 +1,8 @@
 """scripts/ggp_soak.py at CI size: every kind of match but the abandoned one (its
 expiry takes a start clock and three play clocks; tests/protocols/ggp covers it)
 once, against the player in its own process.  Checked: no 5xx reply, no nil or
-illegal move where a legal one existed, no grounding child left, a resource
+illegal move where a legal one existed, no grounding child left, no thread left
+beyond the player's pools, a resource
 sample per match.  Missed clocks are reported, not asserted (a timing figure on a
 shared machine)."""
 
@@ -32,6 +33,8 @@ def test_a_short_soak_plays_every_kind_of_match_cleanly(tmp_path: Path) -> None:
     assert set(report["by_kind"]) == set(KINDS)
     assert report["http_5xx"] == 0 and report["nil_with_legal"] == 0, report["problems"]
     assert report["final_children"] == 0
+    # back to the idle thread count but for the player's pool workers
+    assert report["threads_ok"], (report["idle_threads"], report["final_threads"])
     assert len(report["samples"]) == report["matches"] + 1  # idle, then each match
     assert report["idle_rss"] > 0 and report["final_rss"] >= report["samples"][0]["rss"] / 2
     assert "missed clocks" in run.stdout

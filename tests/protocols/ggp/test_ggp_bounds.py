@@ -18,7 +18,7 @@ from engine.gdl.prover import resident_bytes
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.ground_worker import GroundingStopped, GroundJob
-from protocols.ggp.player import GgpPlayer, PlayerConfig
+from protocols.ggp.player import POOL_THREADS, GgpPlayer, PlayerConfig
 from protocols.ggp.rules import load_rules
 from protocols.ggp.server import bound_port, make_app, serve
 from tests.helpers.ggp import post, rules, served
@@ -358,3 +358,41 @@ def test_abort_stops_the_prover_at_once() -> None:
             assert time.monotonic() - began < 10
             assert match.game is None
     run(main())
+
+
+def test_matches_leave_no_thread_but_the_pools() -> None:
+    """After matches ended by STOP, ABORT and expiry, on the net and on the prover,
+    the process is back to its thread count before them, but for the player's pool
+    workers (at most POOL_THREADS, which stay): every search, prover search and
+    reasoner measurement has ended."""
+    text = rules("tictactoe")
+
+    def extra(before: set[int]) -> list[str]:
+        return [t.name for t in threading.enumerate()
+                if t.ident not in before and not t.name.startswith("ggp-")]
+
+    async def play_out(s: aiohttp.ClientSession, url: str, match_id: str, end: str) -> None:
+        assert (await post(s, url, kif.start_text(match_id, "xplayer", text, 2, 1)))[1] \
+            == "ready"
+        assert (await post(s, url, f"(play {match_id} nil)"))[0] == 200
+        if end == "stop":
+            assert (await post(s, url, f"(stop {match_id} nil)"))[1] == "done"
+        elif end == "abort":
+            assert (await post(s, url, f"(abort {match_id})"))[1] == "aborted"
+
+    async def main(config: PlayerConfig) -> None:
+        before = {t.ident for t in threading.enumerate()}
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            for n, end in enumerate(["stop", "abort", "stop", "expire"]):
+                await play_out(s, url, f"m{n}", end)
+                if end == "expire":
+                    player.match.last_seen -= 100  # type: ignore[union-attr]
+                    assert "available" in (await post(s, url, "(info)"))[1]
+            deadline = time.monotonic() + 10
+            while extra(before) and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert extra(before) == []
+            pools = [t for t in threading.enumerate() if t.name.startswith("ggp-")]
+            assert len(pools) <= POOL_THREADS
+    run(main(PlayerConfig(bot="uct", margin=0.3, threads=2)))  # the net
+    run(main(PlayerConfig(bot="uct", margin=0.3, ground_atoms=1)))  # the prover
