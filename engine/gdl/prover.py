@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from engine.errors import LimitError
 from engine.gdl.checks import Program, load_program
@@ -57,9 +58,12 @@ class ProverGuard:
     of 6 interleaved runs."""
 
     def __init__(self, max_rss: int | None = None,
-                 stopped: Callable[[], bool] | None = None) -> None:
+                 stopped: Callable[[], bool] | None = None,
+                 why: str = "the prover was stopped (its match is over)") -> None:
+        """``why``: the text of the ProverStopped that ``stopped()`` raises."""
         self.max_rss = max_rss
         self.stopped = stopped
+        self.why = why
         self._count = 0
 
     def tick(self) -> None:
@@ -71,7 +75,7 @@ class ProverGuard:
     def check_stop(self) -> None:
         """The stop request alone (cheap: before each rule)."""
         if self.stopped is not None and self.stopped():
-            raise ProverStopped("the prover was stopped (its match is over)")
+            raise ProverStopped(self.why)
 
     def check(self) -> None:
         """The stop request and the resident size (a read of /proc)."""
@@ -82,6 +86,16 @@ class ProverGuard:
                 raise LimitError(f"the prover's facts took the process past its memory "
                                  f"budget ({rss >> 20} MB resident, budget "
                                  f"{self.max_rss >> 20} MB)")
+
+
+@contextmanager
+def _naming(rule: Rule) -> Iterator[None]:
+    """A bound that stops the prover (memory, a stop request) names the rule it was
+    deriving, by its line and column; the error keeps its class."""
+    try:
+        yield
+    except LimitError as exc:
+        raise type(exc)(f"{exc}, deriving {rule.where()}") from None
 
 
 class _Facts:
@@ -203,9 +217,10 @@ class Prover:
                     for env in self._solve(self._ordered[id(rule)], 0, {}, static, facts)]
         guard.check_stop()
         heads = []
-        for env in self._solve(self._ordered[id(rule)], 0, {}, static, facts):
-            heads.append(substitute(rule.head, env))
-            guard.tick()
+        with _naming(rule):
+            for env in self._solve(self._ordered[id(rule)], 0, {}, static, facts):
+                heads.append(substitute(rule.head, env))
+                guard.tick()
         return heads
 
     def _run(self, components: list[list[str]], static: _Facts, facts: _Facts) -> None:
@@ -239,12 +254,13 @@ class Prover:
                 for j, lit in enumerate(rule.body):
                     if _is_filter(lit) or name_of(lit) not in members:
                         continue
-                    for env in self._from_delta(rule, j, delta):
-                        if self.guard is not None:
-                            self.guard.tick()
-                        atom = substitute(rule.head, env)
-                        if facts.add(atom):
-                            fresh.add(atom)
+                    with _naming(rule):
+                        for env in self._from_delta(rule, j, delta):
+                            if self.guard is not None:
+                                self.guard.tick()
+                            atom = substitute(rule.head, env)
+                            if facts.add(atom):
+                                fresh.add(atom)
             delta = fresh
 
     def _from_delta(self, rule: Rule, j: int, delta: _Facts) -> Iterator[dict[str, Term]]:

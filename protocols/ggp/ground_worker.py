@@ -138,8 +138,12 @@ class GroundJob:
     GdlError (the rules break GDL), or GroundingStopped."""
 
     def __init__(self, rules: str, name: str, *, seconds: float, memory: int,
-                 max_atoms: int | None = None, nice: bool = False) -> None:
+                 max_atoms: int | None = None, nice: bool = False,
+                 quiet: bool = False) -> None:
+        """``quiet``: the child's own log lines are dropped (a command line that
+        reports the outcome itself), not written to this process's stderr."""
         self.future: Future = Future()
+        self.quiet = quiet
         self.seconds = seconds
         self.memory = memory
         self.nice = nice
@@ -157,7 +161,8 @@ class GroundJob:
                 raise GroundingStopped(self._stopped)
             process = subprocess.Popen(
                 [sys.executable, "-m", "protocols.ggp.ground_worker"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True)
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
+                stderr=subprocess.DEVNULL if self.quiet else None)
             self._process = process
         try:
             threading.Thread(target=self._watch, args=(process,), daemon=True,

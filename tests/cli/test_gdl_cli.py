@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120  # seconds before the command counts as hung (not a measure)
 
 
-def miai_gdl(path: Path | str) -> tuple[int, str, str]:
+def miai_gdl(path: Path | str, *options: str) -> tuple[int, str, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "protocols.cli", "gdl", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "protocols.cli", "gdl", str(path),
+                           *options],
                           capture_output=True, text=True, env=env, timeout=WAIT, cwd=ROOT)
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -121,3 +122,40 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
     os.mkfifo(path)  # opening it would block until a writer came
     code, _, stderr = miai_gdl(path)
     assert code == 1 and "not a regular file" in one_error_line(stderr)
+
+
+def huge_sheet(constants: int = 300) -> str:
+    """Small text, enormous grounding: a relation over ``constants``**3 atoms."""
+    facts = "".join(f"(c k{i})" for i in range(constants))
+    return ("(role r)(init (s 0))" + facts
+            + "\n(<= (big ?x ?y ?z) (c ?x) (c ?y) (c ?z))"
+            + "(<= (legal r (m ?x ?y ?z)) (big ?x ?y ?z) (true (s 0)))"
+            + "(<= (next (s 1)) (true (s 0)))(<= terminal (true (s 1)))"
+            + "(<= (goal r 100) (true (s 1)))(<= (goal r 0) (true (s 0)))")
+
+
+def test_a_sheet_whose_grounding_has_no_end_ends_with_one_line(tmp_path: Path) -> None:
+    """27 million atoms from a 2 KB file: the grounding child is stopped by the memory
+    budget, the prover too, and the one line names the rule it was deriving (its line
+    and column found here from the text)."""
+    text = huge_sheet()
+    path = tmp_path / "huge.kif"
+    path.write_text(text)
+    code, stdout, stderr = miai_gdl(path, "--max-memory", str(300 << 20),
+                                    "--ground-seconds", "60", "--prover-seconds", "60")
+    line = one_error_line(stderr)
+    assert code == 1 and "not grounded" in stdout and "memory budget" in stdout
+    rule = text.index("(<= (big")
+    assert "cannot play it either" in line and "memory budget" in line
+    assert position(text.encode(), rule) in line
+
+
+def test_a_sheet_that_does_not_ground_in_time_is_tried_on_the_prover(
+        tmp_path: Path) -> None:
+    """A grounding budget too short for anything: the prover plays the sheet, and its
+    first position has the legal moves the rules give (9 marks and a noop)."""
+    code, stdout, stderr = miai_gdl(ROOT / "engine" / "gdl" / "rulesheets" / "tictactoe.kif",
+                                    "--ground-seconds", "0.001")
+    assert code == 0, stderr
+    assert "not grounded" in stdout and "time budget" in stdout
+    assert "the reference prover plays it: [9, 1] legal moves" in stdout

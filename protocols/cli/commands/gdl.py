@@ -5,6 +5,7 @@ grounded within the bound)."""
 from __future__ import annotations
 
 import argparse
+import logging
 import time
 from pathlib import Path
 
@@ -15,7 +16,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("gdl", help="check and ground a GDL rulesheet; time playouts")
     p.add_argument("file", help="a .kif rulesheet")
     p.add_argument("-n", type=int, default=0, help="random playouts to time (0: none)")
-    p.add_argument("--ground-seconds", type=float, default=30.0, help="grounding bound")
+    p.add_argument("--ground-seconds", type=float, default=30.0,
+                   help="time budget of the grounding, every phase (default 30)")
+    p.add_argument("--prover-seconds", type=float, default=30.0,
+                   help="time budget of the prover's first position when the sheet does "
+                        "not ground (default 30)")
+    p.add_argument("--max-memory", type=int, default=None, metavar="BYTES",
+                   help="memory budget of the grounding and of the prover (default a "
+                        "quarter of the machine's memory, as `miai ggp --ground-memory`)")
     p.add_argument("--max-bytes", type=int, default=MAX_SHEET_BYTES, metavar="N",
                    help="refuse a larger file at once (default 8 MiB, the largest body "
                         "`miai ggp` takes; the largest GGP sheets are ~1 MB, and checking "
@@ -61,24 +69,39 @@ def read_sheet(path: str, max_bytes: int | None = None) -> str:
 
 
 def run_gdl(args: argparse.Namespace) -> int:
+    """Check the sheet, then ground it as the GGP player does (a child process under
+    the time and memory budgets); a sheet that does not ground is tried on the
+    reference prover under the same memory budget and its own time budget.  Every
+    way it can fail ends in one line naming the file (and a place in it)."""
     from engine.gdl.checks import load_program
     from engine.gdl.errors import GdlError
-    from engine.gdl.game import GdlGame, load_for_play
-    from engine.gdl.ground import Bounds
+    from engine.gdl.game import BuiltNet, from_net
     from engine.playouts import playout_run
+    from protocols.ggp.ground_worker import GroundingStopped, GroundJob, default_memory
 
+    logging.getLogger().setLevel(logging.ERROR)  # this command reports the outcome
     text = read_sheet(args.file, args.max_bytes)
+    name = Path(args.file).stem[:24]
+    memory = args.max_memory or default_memory()
     try:
         program = load_program(text)
         print(f"{args.file}: {len(program.rules)} rules, roles "
               f"{' '.join(str(r) for r in program.roles)}: checks passed")
-        game = load_for_play(text, Path(args.file).stem[:24],
-                             bounds=Bounds(time_limit=args.ground_seconds), program=program)
+        job = GroundJob(text, name, seconds=args.ground_seconds, memory=memory,
+                        quiet=True).start()
+        built = job.future.result()
     except GdlError as exc:  # the file's name before the line and column
         raise type(exc)(f"{args.file}: {exc}") from None
-    if not isinstance(game, GdlGame):
-        print(f"not grounded ({game.fallback_reason}): the reference prover plays it")
+    except GroundingStopped as exc:
+        built = None
+        reason = str(exc)
+    else:
+        reason = getattr(built, "reason", "")
+    if not isinstance(built, BuiltNet):
+        print(f"not grounded ({reason})")
+        _try_the_prover(args.file, text, name, memory, args.prover_seconds)
         return 0
+    game = from_net(built, name)
     st = game.info.stats
     n_split = st["split_rules"]
     split = (f" ({n_split} rule{'s' if n_split != 1 else ''} decomposed"
@@ -102,3 +125,24 @@ def run_gdl(args: argparse.Namespace) -> int:
               f"{run.plies / args.n:.1f} plies each; mean rewards "
               + " ".join(f"{r:.3f}" for r in run.mean_rewards))
     return 0
+
+
+def _try_the_prover(path: str, text: str, name: str, memory: int, seconds: float) -> None:
+    """The reference prover's first position, bounded: a LimitError naming the rule
+    it was deriving when the memory or the time ran out."""
+    from engine.errors import LimitError
+    from engine.gdl.prover import ProverGuard, resident_bytes
+    from engine.gdl.prover_game import ProverGame
+
+    deadline = time.monotonic() + seconds
+    guard = ProverGuard(max_rss=(resident_bytes() or 0) + memory,
+                        stopped=lambda: time.monotonic() > deadline,
+                        why=f"over the prover's time budget of {seconds:g} s")
+    try:
+        state = ProverGame(text, name, guard=guard).initial_state()
+        legal = [len(state.rule_moves(role)) for role in range(len(state.game.roles))]
+    except LimitError as exc:
+        raise LimitError(f"{path}: the reference prover cannot play it either: "
+                         f"{exc}") from None
+    print(f"the reference prover plays it: {legal} legal moves per role in the "
+          "initial position")
