@@ -50,7 +50,7 @@ from engine import games
 from engine.errors import InvalidArgumentError, MiaiError
 from engine.gdl.errors import GdlError
 from engine.gdl.game import BuiltNet, GdlGame, NoNet, from_net
-from engine.gdl.prover import ProverGuard, resident_bytes
+from engine.gdl.prover import ProverGuard, ProverStopped, resident_bytes
 from engine.gdl.prover_game import ProverGame
 from engine.gdl.reasoner_choice import choose
 from protocols.ggp import kif
@@ -414,7 +414,7 @@ class GgpPlayer:
             if self.match is not match and match.thinker is not None:  # aborted meanwhile
                 match.thinker.close(timeout=0)
                 match.thinker = None
-        except GroundingStopped:
+        except (GroundingStopped, ProverStopped):  # the match ended meanwhile
             return
         except (MiaiError, ValueError, MemoryError, RuntimeError) as exc:
             log.warning("match %s: cannot play the rules: %s", match.match_id, exc)
@@ -857,5 +857,14 @@ async def _wait_until(work: asyncio.Future, deadline: float) -> bool:
     left = deadline - asyncio.get_running_loop().time()
     if left > 0:
         await asyncio.wait({work}, timeout=left)
+    if not work.done():  # its outcome, when it comes, is nobody's: read it quietly
+        work.add_done_callback(_left_behind)
     return work.done()
+
+
+def _left_behind(work: asyncio.Future) -> None:
+    """A work given up at its deadline ended: its error (e.g. the prover stopped at
+    the match's end) is logged at debug level, not as an unretrieved exception."""
+    if not work.cancelled() and work.exception() is not None:
+        log.debug("work left behind at its deadline ended: %r", work.exception())
 

@@ -6,6 +6,8 @@ bodies.  The truth for moves is the reference prover."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import pickle
 import threading
 import time
@@ -14,7 +16,7 @@ import aiohttp
 import pytest
 
 from engine.gdl.game import BuiltNet, build_net, from_net, load_for_play
-from engine.gdl.prover import resident_bytes
+from engine.gdl.prover import ProverStopped, resident_bytes
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.ground_worker import GroundingStopped, GroundJob
@@ -396,3 +398,28 @@ def test_matches_leave_no_thread_but_the_pools() -> None:
             assert len(pools) <= POOL_THREADS
     run(main(PlayerConfig(bot="uct", margin=0.3, threads=2)))  # the net
     run(main(PlayerConfig(bot="uct", margin=0.3, ground_atoms=1)))  # the prover
+
+
+def test_work_left_behind_at_its_deadline_fails_quietly(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A rule step given up at its deadline that fails later (the prover stopped at
+    the match's end) is read by the player, not reported by asyncio as a future
+    whose exception was never retrieved."""
+    from protocols.ggp.player import _wait_until
+
+    def fail_late() -> None:
+        time.sleep(0.3)
+        raise ProverStopped("the prover was stopped (its match is over)")
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(None, fail_late)
+        assert not await _wait_until(work, loop.time() + 0.05)
+        await asyncio.sleep(0.6)
+        assert work.done()
+        del work
+        gc.collect()
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        run(main())
+        gc.collect()
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
