@@ -51,7 +51,7 @@ from engine.errors import InvalidArgumentError, MiaiError
 from engine.gdl.errors import GdlError
 from engine.gdl.game import BuiltNet, GdlGame, NoNet, from_net
 from engine.gdl.prover import ProverGuard, ProverStopped, resident_bytes
-from engine.gdl.prover_game import ProverGame
+from engine.gdl.prover_game import ProverGame, ProverState
 from engine.gdl.reasoner_choice import choose
 from protocols.ggp import kif
 from protocols.ggp.ground_worker import GroundingStopped, GroundJob, default_memory
@@ -133,6 +133,9 @@ class Match:
     loading: asyncio.Future | None = None
     error: str | None = None
     prover: ProverGame | None = None  # legal moves while grounding is not done
+    prover_state: ProverState | None = None  # its position after prover_plies joint moves
+    prover_plies: int = 0
+    prover_lock: threading.Lock = field(default_factory=threading.Lock)
     # guards game, state, history; notified when a joint move joins the history
     lock: threading.Condition = field(default_factory=threading.Condition)
     received: int = 0  # joint moves the game master sent (event loop only)
@@ -232,10 +235,7 @@ class GgpPlayer:
                     legal = legal_texts(match.game, match.state, match.role)
                     return legal[0] if legal else None
                 history = list(match.history)
-            game = match.prover or self._prover_game(match, "emergency")
-            state = game.initial_state()
-            for joint in history:
-                apply_joint(game, state, joint)
+            game, state = self._prover_position(match, history, "emergency")
             legal = list(state.rule_moves(game.roles.index(match.role_name)))
             return legal[0] if legal else None
         except (MiaiError, MemoryError, RuntimeError, ValueError) as exc:
@@ -398,12 +398,23 @@ class GgpPlayer:
             if match.role_name not in game.roles:
                 raise MiaiError(f"role {match.role_name} is not in the rules {game.roles}")
             role = game.roles.index(match.role_name)
-            with match.lock:  # _observe may add joint moves meanwhile
-                state = game.initial_state()
-                for joint in match.history:
+            # The history is replayed outside the lock (on the prover a ply can take
+            # a second, and every PLAY's legal moves wait for the lock), then the moves
+            # that came meanwhile, until none is left to replay under the lock.
+            state, replayed = game.initial_state(), 0
+            while True:
+                with match.lock:  # _apply may add joint moves meanwhile
+                    history = match.history[replayed:]
+                    if not history:
+                        match.game, match.role, match.state = game, role, state
+                        match.reasoner = ("prover" if isinstance(game, ProverGame)
+                                          else "propnet")
+                        break
+                if match.ended:
+                    return
+                for joint in history:
                     apply_joint(game, state, joint)
-                match.game, match.role, match.state = game, role, state
-                match.reasoner = "prover" if isinstance(game, ProverGame) else "propnet"
+                replayed += len(history)
             self._start_search(match)
             if isinstance(game, ProverGame):
                 thinker = match.thinker
@@ -445,6 +456,24 @@ class GgpPlayer:
         game = self._prover_game(match, name)
         game.fallback_reason = reason
         return game
+
+    def _prover_position(self, match: Match, history: list[tuple[str, ...]], name: str
+                         ) -> tuple[ProverGame, ProverState]:
+        """The match's prover (made on first use) and a copy of its position after
+        ``history``: the prover's position is kept from one call to the next, so each
+        call plays only the joint moves new since the last (a ply on the prover can
+        take a second; replaying the whole history at every PLAY grew with it)."""
+        with match.prover_lock:
+            if match.prover is None or match.prover_state is None:
+                match.prover = self._prover_game(match, name)
+                match.prover_state, match.prover_plies = match.prover.initial_state(), 0
+            game, state = match.prover, match.prover_state
+            if len(history) < match.prover_plies:  # never: the history only grows
+                raise MiaiError("the history is shorter than the prover's position")
+            for joint in history[match.prover_plies:]:
+                apply_joint(game, state, joint)
+                match.prover_plies += 1
+            return game, state.copy()
 
     def _prover_game(self, match: Match, name: str) -> ProverGame:
         """The match's rules on the reference prover, bounded: it stops (ProverStopped)
@@ -681,9 +710,7 @@ class GgpPlayer:
         def think() -> str | None:
             with match.lock:
                 history = list(match.history)
-            state = prover.initial_state()
-            for joint in history:
-                apply_joint(prover, state, joint)
+            _game, state = self._prover_position(match, history, "fallback")
             thinker = self._thinker(prover, state, role)
             try:
                 left = think_until - time.monotonic()
@@ -739,14 +766,9 @@ class GgpPlayer:
                 history = list(match.history)
             if match.error is not None:
                 return []
-            if match.prover is None:
-                match.prover = self._prover_game(match, "fallback")
-            game = match.prover
+            game, state = self._prover_position(match, history, "fallback")
             if match.role_name not in game.roles:
                 return []
-            state = game.initial_state()
-            for joint in history:
-                apply_joint(game, state, joint)
             return [] if state.is_terminal() else list(
                 state.rule_moves(game.roles.index(match.role_name)))
 

@@ -15,7 +15,7 @@ import time
 import aiohttp
 import pytest
 
-from engine.gdl.game import BuiltNet, build_net, from_net, load_for_play
+from engine.gdl.game import BuiltNet, NoNet, build_net, from_net, load_for_play
 from engine.gdl.prover import ProverStopped, resident_bytes
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
@@ -423,3 +423,52 @@ def test_work_left_behind_at_its_deadline_fails_quietly(
         run(main())
         gc.collect()
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+
+
+def test_a_slow_prover_keeps_every_play_legal_and_on_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules do not ground (the prover plays) and a prover ply is slow (0.5 s
+    here, checkers' is 0.3 s): the legal moves of each PLAY cost the new ply only, not
+    the whole history again, and the match's game replaying the history when the
+    grounding gives up does not hold the lock the legal moves wait for.  Before,
+    a checkers soak answered nil at the plies after the grounding stopped."""
+    import protocols.ggp.player as player_module
+
+    text = rules("connectFour")
+    release = threading.Event()
+    real_apply = player_module.apply_joint
+
+    def slow_apply(game: object, state: object, joint: object) -> None:
+        time.sleep(0.5)
+        real_apply(game, state, joint)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(player_module, "apply_joint", slow_apply)
+
+    def no_net(rules_text: str, name: str, limit: float) -> object:
+        release.wait(60)
+        return NoNet("the test's grounding gives up", [])
+
+    config = PlayerConfig(bot="uct", margin=0.3, max_think=0.5, choice_seconds=0)
+
+    async def main() -> None:
+        async with served(config, loader=no_net) as (url, player), \
+                aiohttp.ClientSession() as s:
+            assert (await post(s, url, kif.start_text("c", "red", text, 1, 3)))[1] \
+                == "ready"
+            truth = ProverGame(text).initial_state()
+            last: list[str] | None = None
+            for ply in range(10):
+                if ply == 6:
+                    release.set()  # the match's game now replays 6 slow plies
+                reply = (await post(s, url, kif.play_text("c", last)))[1]
+                move = kif.parse_move_reply(reply)
+                assert move in truth.rule_moves(0), (ply, reply)
+                last = [move, sorted(truth.rule_moves(1))[0]]
+                truth.play_joint(last)
+            assert player.match is not None
+            assert player.match.moves_by["nil"] == 0, player.match.moves_by
+            assert (await post(s, url, "(abort c)"))[1] == "aborted"
+    try:
+        run(main())
+    finally:
+        release.set()
