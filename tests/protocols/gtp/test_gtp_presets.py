@@ -1,5 +1,5 @@
 """Presets by board size (issue 28): ``miai gtp``'s default Go bot turns the line
-and ladder priors on from 13x13 on and keeps 9x9 as measured; an explicit
+and ladder priors on from 9x9 on and off on the smallest boards; an explicit
 ``priors=`` wins; the time plan expects longer games on larger boards."""
 
 from __future__ import annotations
@@ -19,14 +19,15 @@ def bot_policy(spec: str, size: int) -> int:
         engine.close()
 
 
-def test_the_default_bot_uses_line_and_ladder_priors_on_large_boards() -> None:
+def test_the_default_bot_uses_line_and_ladder_priors_from_9x9() -> None:
     priors = go.PRIOR_LINES | go.PRIOR_LADDER
-    assert bot_policy("go9", 9) & priors == 0
+    assert bot_policy("go9", 7) & priors == 0
+    assert bot_policy("go9", 9) & priors == priors
     assert bot_policy("go9", 13) & priors == priors
     assert bot_policy("go9", 19) & priors == priors
     assert bot_policy("go9:priors=0", 19) & priors == 0
     assert bot_policy("go9:priors=2", 9) & priors == go.PRIOR_LADDER
-    assert [default_priors(n) for n in (5, 9, 11, 13, 19)] == [0, 0, 0, 3, 3]
+    assert [default_priors(n) for n in (5, 7, 9, 11, 13, 19)] == [0, 0, 3, 3, 3, 3]
 
 
 def test_the_time_plan_scales_with_the_board() -> None:
