@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.gtp_pipe import RawGtp
+from tests.helpers.gtp_pipe import RawGtp, gogui_double_board, gogui_result
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -303,15 +303,24 @@ def test_live_gfx_goes_to_stderr_only_and_can_be_switched_off() -> None:
     assert _gfx_blocks("--no-gfx")[0] == 0
 
 
-def test_uct_star_intervals_for_gogui() -> None:
-    pipe = Pipe("--bot", "uctstar:p=0.5,s=100,iterations=2000", "--no-gfx")
+@pytest.mark.parametrize("iterations", [2000, 40])
+def test_uct_star_intervals_for_gogui(iterations: int) -> None:
+    """Issue 28: short labels, and none on an unvisited point (at 40 iterations most
+    of the 81 root moves are unvisited), read as GoGui reads a pspairs and a dboard."""
+    pipe = Pipe("--bot", f"uctstar:p=0.5,s=100,iterations={iterations}", "--no-gfx")
     try:
         pipe.ok("boardsize 9")
         pipe.ok("genmove b")
-        pairs = pipe.ok("miai-intervals").split()
+        pairs = gogui_result(pipe.raw("miai-intervals")).split()
+        visits = gogui_double_board(gogui_result(pipe.raw("miai-visits")), 9)
     finally:
         pipe.close()
     assert pairs and len(pairs) % 2 == 0
+    visited = {f"{'ABCDEFGHJ'[col]}{9 - row}" for row in range(9) for col in range(9)
+               if visits[row][col] > 0}
+    if iterations < 81:
+        assert len(visited) < 81  # the case the labels must leave out exists
+    assert set(pairs[::2]) == visited
     for vertex, interval in zip(pairs[::2], pairs[1::2], strict=True):
         assert vertex[0] in "ABCDEFGHJ"
         assert len(interval) <= 8  # a short label: no overlap with the neighbours'
