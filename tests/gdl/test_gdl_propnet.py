@@ -8,6 +8,7 @@ random games on every sheet that grounds (fewer on the slowest, see GAMES_FULL).
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 from functools import cache
@@ -404,7 +405,9 @@ def test_c_search_plays_a_gdl_game() -> None:
 def test_cli_gdl_reports_the_propnet(capsys: pytest.CaptureFixture[str]) -> None:
     from protocols.cli.main import main
 
+    level = logging.getLogger().level
     assert main(["gdl", str(OWN / "tictactoe.kif"), "-n", "50"]) == 0
+    assert logging.getLogger().level == level  # the command leaves logging as it was
     out = capsys.readouterr().out
     assert "checks passed" in out and "propnet" in out and "50 playouts" in out
     assert "playouts by the 'diff" in out and "decomposed" not in out

@@ -73,13 +73,22 @@ def run_gdl(args: argparse.Namespace) -> int:
     the time and memory budgets); a sheet that does not ground is tried on the
     reference prover under the same memory budget and its own time budget.  Every
     way it can fail ends in one line naming the file (and a place in it)."""
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # this command reports the outcome itself
+    try:
+        return _run_gdl(args)
+    finally:  # run in-process (tests, a script), it leaves the caller's logging as it was
+        root.setLevel(level)
+
+
+def _run_gdl(args: argparse.Namespace) -> int:
     from engine.gdl.checks import load_program
     from engine.gdl.errors import GdlError
     from engine.gdl.game import BuiltNet, from_net
     from engine.playouts import playout_run
     from protocols.ggp.ground_worker import GroundingStopped, GroundJob, default_memory
 
-    logging.getLogger().setLevel(logging.ERROR)  # this command reports the outcome
     text = read_sheet(args.file, args.max_bytes)
     name = Path(args.file).stem[:24]
     memory = args.max_memory or default_memory()
