@@ -3,7 +3,10 @@
 ``gtp:gnugo --mode gtp --level 10`` starts the engine once and keeps it; every game
 starts with ``boardsize``/``komi``/``clear_board``; moves the engine did not choose are
 sent with ``play``.  ``gnugo`` is also looked up in /usr/games (Debian installs it there).
-A ``resign`` answer is played as a pass and noted in ``resigned``.
+A ``resign`` answer is played as a pass and noted in ``resigned``.  A move that
+miai's rules forbid raises IllegalMoveError: GNU Go forbids only the simple ko unless
+it is given ``--positional-superko``, so every GNU Go command in scripts/ and docs/
+gives it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Sequence
 
 from bots.base import BaseBot, acting_role
 from bots.gtp_client import GtpClient
-from engine.errors import InvalidArgumentError, StateError
+from engine.errors import IllegalMoveError, InvalidArgumentError, StateError
 from engine.games import Game, Move, State
 
 PREFIX = "gtp:"
@@ -84,7 +87,13 @@ class GtpBot(BaseBot):
             answer = "pass"
         move = state.parse_move(answer)
         assert self._shadow is not None
-        self._shadow.play(move)  # the engine has played it on its own board
+        try:
+            self._shadow.play(move)  # the engine has played it on its own board
+        except IllegalMoveError:
+            raise IllegalMoveError(
+                f"the gtp engine ({self.spec[len(PREFIX):]}) played {answer}, illegal "
+                f"under miai's rules (no suicide, positional superko); GNU Go plays "
+                f"those rules with --positional-superko") from None
         self._pending = move
         return move
 

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--level", type=int, default=10, help="GNU Go --level")
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--komi", type=float, default=7.0)
-    ap.add_argument("--gnugo", default="gnugo --mode gtp --chinese-rules",
+    ap.add_argument("--gnugo", default="gnugo --mode gtp --chinese-rules --positional-superko",
                     help="GNU Go command line (without --level/--seed)")
     ap.add_argument("--sgf", type=Path, default=None, help="save games here")
     ap.add_argument("--first", type=int, default=0, help="index of the first game (its seed)")

@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     ap.add_argument("--games", type=int, default=40, help="games per budget")
     ap.add_argument("--level", type=int, default=10, help="GNU Go --level")
-    ap.add_argument("--gnugo", default="gnugo --mode gtp --chinese-rules")
+    ap.add_argument("--gnugo", default="gnugo --mode gtp --chinese-rules --positional-superko")
     ap.add_argument("--timeout", type=float, default=1800.0,
                     help="seconds GNU Go may take for one answer (wall time)")
     ap.add_argument("--table", type=Path, default=None, help="print the table of a run")

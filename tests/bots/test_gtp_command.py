@@ -38,3 +38,49 @@ def test_a_path_is_kept_and_an_unknown_name_left_alone(tmp_path: Path) -> None:
 def test_an_empty_command_is_refused() -> None:
     with pytest.raises(InvalidArgumentError, match="needs a command line"):
         resolve_command("   ")
+
+
+STUBBORN_ENGINE = r'''
+import sys
+for line in sys.stdin:
+    words = line.split()
+    cid = words.pop(0) if words and words[0].isdigit() else ""
+    if not words:
+        continue
+    # answers every genmove with the same point, whether it is free or not
+    print(f"={cid} D4\n" if words[0] == "genmove" else f"={cid}\n", flush=True)
+    if words[0] == "quit":
+        break
+'''
+
+
+def test_an_engine_move_our_rules_forbid_is_named_with_the_fix(tmp_path: Path) -> None:
+    """A GTP peer that plays by other rules (GNU Go without --positional-superko plays
+    superko repetitions) must stop the game with a message naming the engine, its
+    move and the rule, not with a bare illegal-move error from the shadow board."""
+    import sys
+
+    from bots.gtp_bot import GtpBot
+    from engine import games
+    from engine.errors import IllegalMoveError
+
+    script = tmp_path / "stubborn.py"
+    script.write_text(STUBBORN_ENGINE)
+    game = games.create("go", size=9, komi=7.0)
+    bot = GtpBot(f"{sys.executable} {script}", game)
+    bot.reset(game)
+    state = game.initial_state()
+    try:
+        move = bot.choose(state, 0)  # D4 on an empty board: legal
+        before = state.copy()
+        state.play(move)
+        bot.observe(before, move)
+        reply = state.parse_move("E5")
+        before = state.copy()
+        state.play(reply)
+        bot.observe(before, reply)
+        with pytest.raises(IllegalMoveError, match=r"stubborn.py\) played d4, illegal "
+                           r"under miai's rules .*--positional-superko"):
+            bot.choose(state, 0)  # D4 again: occupied
+    finally:
+        bot.close()

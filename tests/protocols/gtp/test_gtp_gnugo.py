@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go no
 def test_full_game_against_gnugo_agrees_on_the_result(index: int, tmp_path: Path) -> None:
     from protocols.gtp.versus import play_one, winner_of
 
-    outcome = play_one("uct:iterations=300", "gnugo --mode gtp --chinese-rules --level 1",
-                       9, 7.0, index, tmp_path)
+    gnugo = "gnugo --mode gtp --chinese-rules --positional-superko --level 1"
+    outcome = play_one("uct:iterations=300", gnugo, 9, 7.0, index, tmp_path)
     sgf = (tmp_path / f"game{index:04d}.sgf").read_text()
     assert sgf.startswith("(;") and "SZ[9]" in sgf
     assert outcome.plies > 10
