@@ -5,7 +5,7 @@
  *   - struct miai_search is owned by one thread at a time; only `stop` is touched by
  *     other threads (C11 atomic).  Policies read and write s->dag and use s->rng.
  *     With cfg.threads > 1 (threads.c) several threads share it during a run, each
- *     taking s->lock around its descent and its backup and installing its own
+ *     taking the run's graph lock (threads.c) around its descent and its backup and installing its own
  *     buffers (work, moves, path, rng, trace) in s while it holds the lock.
  *   - miai_mcts_iterate runs one iteration from s->dag.root and s->root_state:
  *       descent: at an expanded node the policy selects an edge (one per role at a
@@ -74,11 +74,8 @@ struct miai_search {
     uint32_t trace_cap, trace_len;
     int32_t trace_role;
     miai_ucb_table ucb;       /* UCB1 terms of small counts (ucb_table.h) */
-    /* cfg.threads > 1 (threads.c): the lock every thread holds while it reads or
-     * writes the graph or the policy's data (descent and expansion, then backup);
-     * playouts run outside it.  lock_ready: initialised (destroyed by free). */
-    pthread_mutex_t lock;
-    bool lock_ready;
+    /* cfg.threads > 1 (threads.c, whose run holds the graph's lock): seconds the
+     * threads held it, waited for it, and ran. */
     double lock_held_seconds, lock_wait_seconds, thread_seconds; /* (search_api.h) */
     void *playout_memory;     /* the game's playout memory (game.h), NULL if none */
     miai_mast mast;           /* cfg.mast: the playout policy's table (mast.h) */

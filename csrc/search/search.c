@@ -50,7 +50,6 @@ void miai_search_free(miai_search *s) {
     if (!s) return;
     if (s->policy.ops && s->policy.ops->destroy) s->policy.ops->destroy(&s->policy);
     miai_mcts_done(s);
-    if (s->lock_ready) pthread_mutex_destroy(&s->lock);
     miai_dag_free(&s->dag);
     free(s->root_state);
     free(s);
@@ -85,10 +84,6 @@ int miai_search_create(const miai_game *g, const void *state, const miai_search_
         if (s->policy.ops->init) rc = s->policy.ops->init(&s->policy, s);
     }
     if (rc == MIAI_OK) rc = miai_mcts_init(s);
-    if (rc == MIAI_OK && cfg->threads > 1) {
-        if (pthread_mutex_init(&s->lock, NULL) == 0) s->lock_ready = true;
-        else rc = MIAI_ENOMEM;
-    }
     if (rc != MIAI_OK) {
         miai_search_free(s);
         return rc;

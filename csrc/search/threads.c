@@ -2,8 +2,9 @@
  * virtual loss; docs/search.md, "Threads").
  *
  * Every thread runs the iteration of mcts.c in its three phases:
- *   1. with s->lock held: the descent and expansion (miai_mcts_descend), then a
- *      virtual loss of cfg.virtual_loss visits on every edge of its path;
+ *   1. with the graph's lock held (a spin lock, below): the descent and expansion
+ *      (miai_mcts_descend), then a virtual loss of cfg.virtual_loss visits on every
+ *      edge of its path;
  *   2. without the lock: the playout, on the thread's own state buffer, random
  *      stream and trace buffer (miai_mcts_evaluate_on reads only s->game, s->cfg);
  *   3. with the lock: the virtual loss taken back, then the visit counted and backed
@@ -23,11 +24,15 @@
  * draws its seed from the search's stream at the start of a run; thread 0 continues
  * the search's stream, which it hands back at the end.  A game's playout memory
  * (game.h, e.g. Go's last-good-reply table) is never shared: thread 0 plays out on the
- * search's own, every other thread on a fresh one for the run.
+ * search's own, every other thread on a fresh one for the run.  Each thread's buffers
+ * and bookkeeping sit on cache lines of their own (line_alloc): a line written by two
+ * cores ping-pongs between them at every write.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <sched.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,9 +41,48 @@
 
 #define MIAI_THREAD_TIME_EVERY 8u
 
+/* The graph's lock: test-and-test-and-set, spinning a while before it yields.  It is
+ * held for a descent or a backup, a few microseconds; a pthread mutex puts a waiter to
+ * sleep in the kernel and wakes it with a system call on every hand-over, which cost
+ * more than the work it guards (docs/benchmarks.md, "Threads").  The yield keeps more
+ * threads than cores from spinning against a holder that is not running. */
+#define MIAI_SPINS_BEFORE_YIELD 4096u
+
+typedef struct {
+    alignas(64) atomic_bool held;   /* alone on its cache line */
+    char pad[64 - sizeof(atomic_bool)];
+} graph_lock;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void graph_lock_take(graph_lock *l) {
+    uint32_t spins = 0;
+    while (atomic_exchange_explicit(&l->held, true, memory_order_acquire)) {
+        while (atomic_load_explicit(&l->held, memory_order_relaxed)) {
+            if (++spins < MIAI_SPINS_BEFORE_YIELD) {
+                cpu_relax();
+            } else {
+                spins = 0;
+                sched_yield();
+            }
+        }
+    }
+}
+
+static void graph_lock_give(graph_lock *l) {
+    atomic_store_explicit(&l->held, false, memory_order_release);
+}
+
 typedef struct worker worker;
 
 typedef struct {
+    graph_lock lock;
     miai_search *s;
     uint64_t budget;             /* 0: none */
     atomic_uint_fast64_t claimed;
@@ -48,7 +92,7 @@ typedef struct {
 } shared;
 
 struct worker {
-    shared *sh;
+    alignas(64) shared *sh;  /* each worker on its own cache lines */
     pthread_t tid;
     bool started;
     uint8_t *work;
@@ -75,6 +119,15 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* A thread's own memory on cache lines of its own (zeroed): two threads writing
+ * neighbouring bytes of one line would pass the line between their cores. */
+static void *line_alloc(size_t size) {
+    size_t rounded = (size + 63u) & ~(size_t)63u;
+    void *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (p) memset(p, 0, rounded ? rounded : 64);
+    return p;
+}
+
 static int worker_alloc(worker *w, const miai_search *s, bool first) {
     const miai_game_facts *f = &s->game->facts;
     if (s->playout_memory) {
@@ -82,17 +135,17 @@ static int worker_alloc(worker *w, const miai_search *s, bool first) {
             w->memory = s->playout_memory;
         } else {
             const miai_game_ops *ops = s->game->ops;
-            if (!(w->memory = calloc(1, ops->playout_memory(s->game)))) return MIAI_ENOMEM;
+            if (!(w->memory = line_alloc(ops->playout_memory(s->game)))) return MIAI_ENOMEM;
             w->own_memory = true;
         }
     }
-    w->work = malloc(f->state_size);
-    w->moves = malloc(sizeof(miai_move) * (f->max_legal ? f->max_legal : 1));
-    w->taken = malloc(f->max_legal ? f->max_legal : 1);
+    w->work = line_alloc(f->state_size);
+    w->moves = line_alloc(sizeof(miai_move) * (f->max_legal ? f->max_legal : 1));
+    w->taken = line_alloc(f->max_legal ? f->max_legal : 1);
     w->path.cap = s->path.cap;
-    w->path.steps = malloc(sizeof(miai_step) * w->path.cap);
-    if (s->trace) w->trace = malloc(sizeof(miai_move) * (s->trace_cap ? s->trace_cap : 1));
-    if (s->cfg.leaf_playouts > 1) w->leaf = malloc(f->state_size);
+    w->path.steps = line_alloc(sizeof(miai_step) * w->path.cap);
+    if (s->trace) w->trace = line_alloc(sizeof(miai_move) * (s->trace_cap ? s->trace_cap : 1));
+    if (s->cfg.leaf_playouts > 1) w->leaf = line_alloc(f->state_size);
     if (!w->work || !w->moves || !w->taken || !w->path.steps || (s->trace && !w->trace) ||
         (s->cfg.leaf_playouts > 1 && !w->leaf))
         return MIAI_ENOMEM;
@@ -152,19 +205,19 @@ static void *worker_loop(void *arg) {
                     .playout_memory = w->memory};
     while (keep_going(sh, w)) {
         double t0 = now_seconds();
-        pthread_mutex_lock(&s->lock);
+        graph_lock_take(&sh->lock);
         double t1 = now_seconds();
         install(s, w);
         miai_mcts_descend(s);
         if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, true);
         take_back(s, w);
-        pthread_mutex_unlock(&s->lock);
+        graph_lock_give(&sh->lock);
         double t2 = now_seconds();
 
         miai_mcts_evaluate_on(s, &ev, rewards);
 
         double t3 = now_seconds();
-        pthread_mutex_lock(&s->lock);
+        graph_lock_take(&sh->lock);
         double t4 = now_seconds();
         install(s, w);
         if (s->trace) {
@@ -177,7 +230,7 @@ static void *worker_loop(void *arg) {
         if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, false);
         miai_mcts_record(s, rewards);
         take_back(s, w);
-        pthread_mutex_unlock(&s->lock);
+        graph_lock_give(&sh->lock);
         double t5 = now_seconds();
         w->held += (t2 - t1) + (t5 - t4);
         w->waited += (t1 - t0) + (t4 - t3);
@@ -189,11 +242,12 @@ static void *worker_loop(void *arg) {
 int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_seconds,
                             uint64_t *done) {
     uint32_t n = s->cfg.threads;
-    worker *ws = calloc(n, sizeof *ws);
+    worker *ws = line_alloc(n * sizeof *ws);
     if (!ws) return MIAI_ENOMEM;
     double start = now_seconds();
     shared sh = {.s = s, .budget = max_iterations,
                  .deadline = max_seconds > 0 ? start + max_seconds : 0.0, .workers = ws};
+    atomic_init(&sh.lock.held, false);
     atomic_init(&sh.claimed, 0);
     atomic_init(&sh.time_up, false);
     int rc = MIAI_OK;
