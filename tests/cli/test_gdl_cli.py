@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.gdl import cube_sheet
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 120  # seconds before the command counts as hung (not a measure)
 
@@ -124,21 +126,11 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
     assert code == 1 and "not a regular file" in one_error_line(stderr)
 
 
-def huge_sheet(constants: int = 300) -> str:
-    """Small text, enormous grounding: a relation over ``constants``**3 atoms."""
-    facts = "".join(f"(c k{i})" for i in range(constants))
-    return ("(role r)(init (s 0))" + facts
-            + "\n(<= (big ?x ?y ?z) (c ?x) (c ?y) (c ?z))"
-            + "(<= (legal r (m ?x ?y ?z)) (big ?x ?y ?z) (true (s 0)))"
-            + "(<= (next (s 1)) (true (s 0)))(<= terminal (true (s 1)))"
-            + "(<= (goal r 100) (true (s 1)))(<= (goal r 0) (true (s 0)))")
-
-
 def test_a_sheet_whose_grounding_has_no_end_ends_with_one_line(tmp_path: Path) -> None:
     """27 million atoms from a 2 KB file: the grounding child is stopped by the memory
     budget, the prover too, and the one line names the rule it was deriving (its line
     and column found here from the text)."""
-    text = huge_sheet()
+    text = cube_sheet()
     path = tmp_path / "huge.kif"
     path.write_text(text)
     code, stdout, stderr = miai_gdl(path, "--max-memory", str(300 << 20),

@@ -11,18 +11,9 @@ import pytest
 from engine.errors import LimitError
 from engine.gdl.prover import ProverGuard, ProverStopped, resident_bytes
 from engine.gdl.prover_game import ProverGame
+from tests.helpers.gdl import cube_sheet
 
 TICTACTOE = (Path(__file__).parent / "tictactoe.kif").read_text()
-
-
-def cube(constants: int) -> str:
-    """A static relation of constants**3 facts, read by the legal moves."""
-    facts = "".join(f"(c k{i})" for i in range(constants))
-    return ("(role r)(init (s 0))" + facts
-            + "(<= (big ?x ?y ?z) (c ?x) (c ?y) (c ?z))"
-            + "(<= (legal r (m ?x ?y ?z)) (big ?x ?y ?z) (true (s 0)))"
-            + "(<= (next (s 1)) (true (s 0)))(<= terminal (true (s 1)))"
-            + "(<= (goal r 100) (true (s 1)))(<= (goal r 0) (true (s 0)))")
 
 
 def playout(game: ProverGame, plies: int = 30) -> list[str]:
@@ -59,7 +50,7 @@ def test_a_stop_request_ends_static_facts_midway() -> None:
         return calls[0] > 3  # the fourth check: a few thousand derivations in
 
     with pytest.raises(ProverStopped):
-        ProverGame(cube(200), guard=ProverGuard(stopped=stopped))
+        ProverGame(cube_sheet(200), guard=ProverGuard(stopped=stopped))
 
 
 def test_the_memory_budget_stops_the_static_facts() -> None:
@@ -67,6 +58,6 @@ def test_the_memory_budget_stops_the_static_facts() -> None:
     assert now is not None  # Linux
     budget = 32 << 20
     with pytest.raises(LimitError, match="memory budget"):
-        ProverGame(cube(150), guard=ProverGuard(max_rss=now + budget))
+        ProverGame(cube_sheet(150), guard=ProverGuard(max_rss=now + budget))
     after = resident_bytes()
     assert after is not None and after - now < budget + (96 << 20)

@@ -55,3 +55,15 @@ def compare_random_game(game: GdlGame, oracle: ProverGame, rng: random.Random,
         else:
             s.play_joint(joint)
             p.play_joint(joint)
+
+
+def cube_sheet(constants: int = 300) -> str:
+    """Small text, enormous grounding: the legal moves read a static relation of
+    ``constants``**3 facts (27 million at 300), built from a 2 KB sheet; its rules
+    start on line 2."""
+    facts = "".join(f"(c k{i})" for i in range(constants))
+    return ("(role r)(init (s 0))" + facts
+            + "\n(<= (big ?x ?y ?z) (c ?x) (c ?y) (c ?z))"
+            + "(<= (legal r (m ?x ?y ?z)) (big ?x ?y ?z) (true (s 0)))"
+            + "(<= (next (s 1)) (true (s 0)))(<= terminal (true (s 1)))"
+            + "(<= (goal r 100) (true (s 1)))(<= (goal r 0) (true (s 0)))")

@@ -23,6 +23,7 @@ from protocols.ggp.ground_worker import GroundingStopped, GroundJob
 from protocols.ggp.player import POOL_THREADS, GgpPlayer, PlayerConfig
 from protocols.ggp.rules import load_rules
 from protocols.ggp.server import bound_port, make_app, serve
+from tests.helpers.gdl import cube_sheet
 from tests.helpers.ggp import post, rules, served
 
 # One atom of a dynamic relation with two ground rules whose bodies are all static
@@ -31,17 +32,6 @@ FACTOR = ("(role r)(init (step 1))(a 1)(a 2)(<= (legal r m) (a ?x))"
           "(<= (legal r n) (true (step 1)))(<= (next (step 2)) (true (step 1)))"
           "(<= terminal (true (step 2)))(<= (goal r 100) (true (step 2)))"
           "(<= (goal r 0) (true (step 1)))")
-
-
-def huge(constants: int = 300) -> str:
-    """A sheet whose grounding grows without bound in practice: a relation over
-    ``constants``**3 atoms, used by the legal moves."""
-    facts = "".join(f"(c k{i})" for i in range(constants))
-    return ("(role r)(init (s 0))" + facts
-            + "(<= (big ?x ?y ?z) (c ?x) (c ?y) (c ?z))"
-            + "(<= (legal r (m ?x ?y ?z)) (big ?x ?y ?z) (true (s 0)))"
-            + "(<= (next (s 1)) (true (s 0)))(<= terminal (true (s 1)))"
-            + "(<= (goal r 100) (true (s 1)))(<= (goal r 0) (true (s 0)))")
 
 
 def alive(pid: int) -> bool:
@@ -97,7 +87,7 @@ def test_the_memory_budget_kills_the_grounding_at_once() -> None:
     """A rule over 300 constants per variable: the child is stopped by its memory
     budget (100 MB), long before its time budget."""
     begin = time.monotonic()
-    job = GroundJob(huge(), "huge", seconds=120, memory=100 << 20,
+    job = GroundJob(cube_sheet(), "huge", seconds=120, memory=100 << 20,
                     max_atoms=10**9).start()
     with pytest.raises(GroundingStopped, match="memory"):
         job.future.result(120)
@@ -106,11 +96,11 @@ def test_the_memory_budget_kills_the_grounding_at_once() -> None:
 
 
 def test_the_time_budget_covers_every_phase_and_cancel_kills() -> None:
-    job = GroundJob(huge(), "huge", seconds=1.0, memory=8 << 30, max_atoms=10**9).start()
+    job = GroundJob(cube_sheet(), "huge", seconds=1.0, memory=8 << 30, max_atoms=10**9).start()
     with pytest.raises(GroundingStopped, match="time budget"):
         job.future.result(60)
     assert not alive(job._process.pid)
-    job = GroundJob(huge(), "huge", seconds=120, memory=8 << 30, max_atoms=10**9).start()
+    job = GroundJob(cube_sheet(), "huge", seconds=120, memory=8 << 30, max_atoms=10**9).start()
     time.sleep(0.5)
     job.cancel("test")
     with pytest.raises(GroundingStopped, match="test"):
@@ -126,7 +116,7 @@ def test_abort_kills_the_matchs_grounding_and_frees_the_player() -> None:
 
     async def main() -> None:
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
-            assert (await post(s, url, kif.start_text("g", "r", huge(), 2, 2)))[1] \
+            assert (await post(s, url, kif.start_text("g", "r", cube_sheet(), 2, 2)))[1] \
                 == "ready"
             match = player.match
             assert match is not None and match.job is not None and match.job.running
@@ -186,7 +176,7 @@ def test_previews_never_delay_a_start() -> None:
 
     async def main() -> None:
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
-            sheets = [huge(300 + i) for i in range(3)]
+            sheets = [cube_sheet(300 + i) for i in range(3)]
             replies = await asyncio.gather(*[
                 post(s, url, f"(preview ({kif.rules_text(t)}) 1)") for t in sheets])
             assert [r[1] for r in replies] == ["ready"] * 3
@@ -306,7 +296,7 @@ def test_close_kills_running_groundings() -> None:
         try:
             async with aiohttp.ClientSession() as s:
                 url = f"http://127.0.0.1:{bound_port(runner)}/"
-                await post(s, url, f"(preview ({kif.rules_text(huge())}) 1)")
+                await post(s, url, f"(preview ({kif.rules_text(cube_sheet())}) 1)")
             jobs = player._running_previews()
             assert len(jobs) == 1
         finally:
@@ -327,7 +317,7 @@ def test_the_prover_keeps_to_the_memory_budget() -> None:
 
     async def main() -> None:
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
-            assert (await post(s, url, kif.start_text("p", "r", huge(150), 2, 2)))[1] \
+            assert (await post(s, url, kif.start_text("p", "r", cube_sheet(150), 2, 2)))[1] \
                 == "ready"
             match = player.match
             assert match is not None and match.loading is not None
@@ -349,7 +339,7 @@ def test_abort_stops_the_prover_at_once() -> None:
 
     async def main() -> None:
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
-            assert (await post(s, url, kif.start_text("q", "r", huge(300), 2, 2)))[1] \
+            assert (await post(s, url, kif.start_text("q", "r", cube_sheet(300), 2, 2)))[1] \
                 == "ready"
             match = player.match
             assert match is not None and match.loading is not None
