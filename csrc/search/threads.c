@@ -2,7 +2,7 @@
  * virtual loss; docs/search.md, "Threads").
  *
  * Every thread runs the iteration of mcts.c in its three phases:
- *   1. with the graph's lock held (a spin lock, below): the descent and expansion
+ *   1. with the graph's lock held (it spins, then sleeps; below): the descent and expansion
  *      (miai_mcts_descend), then a virtual loss of cfg.virtual_loss visits on every
  *      edge of its path;
  *   2. without the lock: the playout, on the thread's own state buffer, random
@@ -31,7 +31,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
-#include <sched.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +40,28 @@
 
 #define MIAI_THREAD_TIME_EVERY 8u
 
-/* The graph's lock: test-and-test-and-set, spinning a while before it yields.  It is
- * held for a descent or a backup, a few microseconds; a pthread mutex puts a waiter to
- * sleep in the kernel and wakes it with a system call on every hand-over, which cost
- * more than the work it guards (docs/benchmarks.md, "Threads").  The yield keeps more
- * threads than cores from spinning against a holder that is not running. */
-#define MIAI_SPINS_BEFORE_YIELD 4096u
+/* The graph's lock: test-and-test-and-set, spinning a while, then asleep.  It is held
+ * for a descent or a backup, a few microseconds; a pthread mutex alone puts a waiter to
+ * sleep in the kernel and wakes it with a system call at nearly every hand-over, which
+ * cost more than the work it guards (docs/benchmarks.md, "Threads").  So a waiter spins
+ * first; one that has spun MIAI_SPINS_BEFORE_SLEEP times (the holder is not running:
+ * more threads than free cores, a busy machine) sleeps on a condition variable and
+ * leaves its core to the holder.
+ *
+ * No lost wake-up: a sleeper counts itself in `sleepers` and tries the flag again under
+ * `m` before it waits; the holder clears the flag, then reads `sleepers` (both
+ * sequentially consistent), and if it is not 0 signals under `m`.  Either the holder's
+ * read sees the sleeper, which is then waiting or about to retry under `m`, or the
+ * sleeper's retry comes after the clear and takes the lock. */
+#ifndef MIAI_SPINS_BEFORE_SLEEP /* tests build with 1: every wait sleeps */
+#define MIAI_SPINS_BEFORE_SLEEP 4096u
+#endif
 
 typedef struct {
-    alignas(64) atomic_bool held;   /* alone on its cache line */
-    char pad[64 - sizeof(atomic_bool)];
+    alignas(64) atomic_bool held;   /* with sleepers, alone on its cache line */
+    atomic_uint sleepers;
+    pthread_mutex_t m;              /* for sleeping only */
+    pthread_cond_t wake;
 } graph_lock;
 
 static inline void cpu_relax(void) {
@@ -61,22 +72,43 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static void graph_lock_take(graph_lock *l) {
-    uint32_t spins = 0;
-    while (atomic_exchange_explicit(&l->held, true, memory_order_acquire)) {
-        while (atomic_load_explicit(&l->held, memory_order_relaxed)) {
-            if (++spins < MIAI_SPINS_BEFORE_YIELD) {
-                cpu_relax();
-            } else {
-                spins = 0;
-                sched_yield();
-            }
-        }
+static int graph_lock_init(graph_lock *l) {
+    atomic_init(&l->held, false);
+    atomic_init(&l->sleepers, 0u);
+    if (pthread_mutex_init(&l->m, NULL) != 0) return MIAI_ENOMEM;
+    if (pthread_cond_init(&l->wake, NULL) != 0) {
+        pthread_mutex_destroy(&l->m);
+        return MIAI_ENOMEM;
     }
+    return MIAI_OK;
+}
+
+static void graph_lock_destroy(graph_lock *l) {
+    pthread_cond_destroy(&l->wake);
+    pthread_mutex_destroy(&l->m);
+}
+
+static void graph_lock_take(graph_lock *l) {
+    for (uint32_t spins = 0; spins < MIAI_SPINS_BEFORE_SLEEP; spins++) {
+        if (!atomic_load_explicit(&l->held, memory_order_relaxed) &&
+            !atomic_exchange_explicit(&l->held, true, memory_order_acquire))
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&l->m);
+    atomic_fetch_add(&l->sleepers, 1u);
+    while (atomic_exchange(&l->held, true)) pthread_cond_wait(&l->wake, &l->m);
+    atomic_fetch_sub(&l->sleepers, 1u);
+    pthread_mutex_unlock(&l->m);
 }
 
 static void graph_lock_give(graph_lock *l) {
-    atomic_store_explicit(&l->held, false, memory_order_release);
+    atomic_store(&l->held, false);
+    if (atomic_load(&l->sleepers) != 0) {
+        pthread_mutex_lock(&l->m);
+        pthread_cond_signal(&l->wake);
+        pthread_mutex_unlock(&l->m);
+    }
 }
 
 typedef struct worker worker;
@@ -247,10 +279,13 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
     double start = now_seconds();
     shared sh = {.s = s, .budget = max_iterations,
                  .deadline = max_seconds > 0 ? start + max_seconds : 0.0, .workers = ws};
-    atomic_init(&sh.lock.held, false);
     atomic_init(&sh.claimed, 0);
     atomic_init(&sh.time_up, false);
-    int rc = MIAI_OK;
+    int rc = graph_lock_init(&sh.lock);
+    if (rc != MIAI_OK) {
+        free(ws);
+        return rc;
+    }
     for (uint32_t i = 0; i < n && rc == MIAI_OK; i++) {
         ws[i].sh = &sh;
         rc = worker_alloc(&ws[i], s, i == 0);
@@ -290,6 +325,7 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
         worker_free(&ws[i]);
     }
     free(ws);
+    graph_lock_destroy(&sh.lock);
     s->seconds += end - start;
     *done = total;
     return rc;
