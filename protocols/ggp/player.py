@@ -660,9 +660,10 @@ class GgpPlayer:
             move = await self._think(match, thinker, legal, think_until)
             source = f"{match.reasoner}-search" if thinker.searching else "bot"
             self._pause_pondering(match)
-        elif match.game is None and match.prover is not None:
-            move = await self._interim_think(match, legal, think_until)
-            source = "prover-search"
+        elif match.game is not None or match.prover is not None:
+            # still grounding, or loaded but its thinker not yet made (making it can
+            # take a while on a loaded machine): a search for this move alone
+            move, source = await self._interim_think(match, legal, think_until)
         if move is None or move not in legal:
             match.fallbacks += 1
             move = self._rng.choice(legal)
@@ -697,39 +698,49 @@ class GgpPlayer:
         return None if thought.fallback else move_text(game, thought.move, role)
 
     async def _interim_think(self, match: Match, legal: list[str], think_until: float
-                             ) -> str | None:
-        """While the rules are still grounding: the match's bot on the prover
-        (the prover search for a search spec) from the position of the history,
-        for the time left; None when it has no move in time."""
+                             ) -> tuple[str | None, str]:
+        """A thinker for this move alone, for the time left, when the match has none:
+        on the loaded game once it is loaded (its own thinker is still being made),
+        else (the rules still grounding) on the prover from the position of the
+        history.  The move (None when there is none in time) and its source."""
         loop = asyncio.get_running_loop()
+        with match.lock:
+            game, state, role = match.game, match.state, match.role
+            position = state.copy() if game is not None and state is not None else None
+        source = f"{match.reasoner if game is not None else 'prover'}-search"
         prover = match.prover
-        if prover is None or match.role_name not in prover.roles:
-            return None
-        role = prover.roles.index(match.role_name)
+        if position is None and (prover is None or match.role_name not in prover.roles):
+            return None, source
 
         def think() -> str | None:
-            with match.lock:
-                history = list(match.history)
-            _game, state = self._prover_position(match, history, "fallback")
-            thinker = self._thinker(prover, state, role)
+            if game is not None and position is not None:
+                on, at, seat = game, position, role
+            else:
+                assert prover is not None
+                with match.lock:
+                    history = list(match.history)
+                on, at = self._prover_position(match, history, "fallback")
+                seat = prover.roles.index(match.role_name)
+            thinker = self._thinker(on, at, seat)
             try:
                 left = think_until - time.monotonic()
                 seconds = max(0.0, left) if thinker.searching \
                     else max(MIN_THINK, left - min(BOT_SLACK, 0.2 * left))
-                thought = thinker.think(seconds, legal=list(legal), answer_by=think_until)
+                allowed = [native_move(on, text, seat) for text in legal]
+                thought = thinker.think(seconds, legal=allowed, answer_by=think_until)
             finally:
                 thinker.close(timeout=0)
-            return None if thought.fallback else str(thought.move)
+            return None if thought.fallback else move_text(on, thought.move, seat)
 
         work = loop.run_in_executor(self._think_pool, think)
         if not await _wait_until(work, think_until + THINK_SLACK):
-            return None
+            return None, source
         try:
-            return work.result()
+            return work.result(), source
         except (MiaiError, ValueError) as exc:
-            log.warning("match %s: no move from the prover search: %s", match.match_id,
-                        exc)
-            return None
+            log.warning("match %s: no move from a search for this move: %s",
+                        match.match_id, exc)
+            return None, source
 
     def _count(self, match: Match, source: str) -> None:
         """Record where a move came from: propnet-search, prover-search (also while

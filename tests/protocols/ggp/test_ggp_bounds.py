@@ -317,7 +317,9 @@ def test_the_prover_keeps_to_the_memory_budget() -> None:
 
     async def main() -> None:
         async with served(config) as (url, player), aiohttp.ClientSession() as s:
-            assert (await post(s, url, kif.start_text("p", "r", cube_sheet(150), 2, 2)))[1] \
+            # clocks long enough that the player does not take the wait for the
+            # load (over 8 s on a slow machine) for an abandoned match
+            assert (await post(s, url, kif.start_text("p", "r", cube_sheet(150), 2, 60)))[1] \
                 == "ready"
             match = player.match
             assert match is not None and match.loading is not None

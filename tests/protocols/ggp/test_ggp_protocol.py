@@ -17,7 +17,7 @@ from bots.thinker import Thinker, Thought
 from engine.gdl.prover_game import ProverGame
 from protocols.ggp import kif
 from protocols.ggp.player import GgpPlayer, PlayerConfig
-from protocols.ggp.rules import load_rules
+from protocols.ggp.rules import legal_texts, load_rules
 from tests.helpers.ggp import post, rules, served
 
 TTT = rules("tictactoe")
@@ -399,6 +399,30 @@ def test_joint_moves_join_the_history_in_the_order_sent(
                 assert [tuple(j) for j in match.history] == sent
                 assert match.state is not None and match.state.ply == len(sent)
             assert (await post(s, url, "(abort o)"))[1] == "aborted"
+
+    run(main())
+
+
+def test_a_play_before_the_thinker_is_made_is_still_searched() -> None:
+    """The rules are loaded but the match's thinker is not made yet (making it can
+    take seconds on a loaded machine): the PLAY is answered by a search for that
+    move alone on the loaded net, not by a random legal move."""
+    text = rules("tictactoe")
+
+    async def main() -> None:
+        config = PlayerConfig(bot="uct", max_think=0.3, margin=0.3, choice_seconds=0)
+        async with served(config) as (url, player), aiohttp.ClientSession() as s:
+            player._start_search = lambda match, tries=3: None  # type: ignore[method-assign]
+            assert (await post(s, url, kif.start_text("t", "xplayer", text, 5, 2)))[1] \
+                == "ready"
+            match = player.match
+            assert match is not None and match.loading is not None
+            await asyncio.wait_for(asyncio.shield(match.loading), 30)
+            assert match.game is not None and match.thinker is None
+            move = kif.parse_move_reply((await post(s, url, "(play t nil)"))[1])
+            assert player.status()["counters"] == {"move.propnet-search": 1}, move
+            assert move in legal_texts(match.game, match.state, match.role)
+            assert (await post(s, url, "(abort t)"))[1] == "aborted"
 
     run(main())
 
