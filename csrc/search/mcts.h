@@ -79,6 +79,7 @@ struct miai_search {
     double lock_held_seconds, lock_wait_seconds, thread_seconds; /* (search_api.h) */
     void *playout_memory;     /* the game's playout memory (game.h), NULL if none */
     miai_mast mast;           /* cfg.mast: the playout policy's table (mast.h) */
+    const void *threads;      /* during a threaded run: its shared data (threads.c) */
 };
 
 /* Where one playout of a thread runs: its own state buffer, random stream, trace
@@ -110,6 +111,10 @@ void miai_mcts_record(miai_search *s, const double *rewards);
 /* Virtual loss on the edges of a path in flight: n += amount (add) or n -= amount,
  * the policy's virtual_loss hook for the caches it keeps (policy.h). */
 void miai_mcts_virtual_loss(miai_search *s, const miai_path *path, uint32_t amount, bool add);
+/* threads.c: the virtual visits that the other threads' paths in flight hold on
+ * `edge` (0 outside a threaded run); read with the graph's lock held.  A policy whose
+ * decisions must not follow virtual losses (UCT*'s pruning) takes them off e->n. */
+uint32_t miai_virtual_visits(const miai_search *s, uint32_t edge);
 /* threads.c: miai_search_run with cfg.threads > 1 threads on the one graph. */
 int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_seconds,
                             uint64_t *done);

@@ -18,6 +18,10 @@
  * are off with threads (mcts.c): paths in flight hold edge indices, which a lazy
  * block's move would change.
  *
+ * The threads' paths in flight (worker.in_flight) are readable under the lock:
+ * miai_virtual_visits tells a policy how much of an edge's n is virtual (UCT*'s
+ * pruning judges the payoffs received).
+ *
  * Limits: iteration budgets are claimed with an atomic counter (the total is exactly
  * the budget); the stop flag and the deadline are read by every thread before each
  * iteration (the clock every MIAI_THREAD_TIME_EVERY of its iterations).  Thread i > 0
@@ -121,6 +125,7 @@ typedef struct {
     double deadline;             /* <= 0: none */
     atomic_bool time_up;
     worker *workers;
+    uint32_t n_workers;
 } shared;
 
 struct worker {
@@ -139,6 +144,7 @@ struct worker {
     void *memory;       /* the game's playout memory (game.h): the search's own for
                          * thread 0, a fresh one per other thread, never shared */
     bool own_memory;    /* memory was allocated here (freed with the worker) */
+    bool in_flight;     /* its path holds a virtual loss (read and written under the lock) */
     uint64_t playouts;  /* since it last reported under the lock */
     uint64_t done;
     double held;        /* seconds it held the lock */
@@ -225,6 +231,18 @@ static bool keep_going(shared *sh, worker *w) {
     return true;
 }
 
+uint32_t miai_virtual_visits(const miai_search *s, uint32_t edge) {
+    const shared *sh = s->threads;
+    if (!sh) return 0;
+    uint32_t paths = 0;
+    for (uint32_t i = 0; i < sh->n_workers; i++) {
+        const worker *w = &sh->workers[i];
+        if (!w->in_flight) continue;
+        for (uint32_t k = 0; k < w->path.len; k++) paths += w->path.steps[k].edge == edge;
+    }
+    return paths * s->cfg.virtual_loss;
+}
+
 static void *worker_loop(void *arg) {
     worker *w = arg;
     shared *sh = w->sh;
@@ -243,6 +261,7 @@ static void *worker_loop(void *arg) {
         miai_mcts_descend(s);
         if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, true);
         take_back(s, w);
+        w->in_flight = vloss != 0;
         graph_lock_give(&sh->lock);
         double t2 = now_seconds();
 
@@ -260,6 +279,7 @@ static void *worker_loop(void *arg) {
         s->playouts += w->playouts;
         w->playouts = 0;
         if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, false);
+        w->in_flight = false;
         miai_mcts_record(s, rewards);
         take_back(s, w);
         graph_lock_give(&sh->lock);
@@ -278,7 +298,8 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
     if (!ws) return MIAI_ENOMEM;
     double start = now_seconds();
     shared sh = {.s = s, .budget = max_iterations,
-                 .deadline = max_seconds > 0 ? start + max_seconds : 0.0, .workers = ws};
+                 .deadline = max_seconds > 0 ? start + max_seconds : 0.0, .workers = ws,
+                 .n_workers = n};
     atomic_init(&sh.claimed, 0);
     atomic_init(&sh.time_up, false);
     int rc = graph_lock_init(&sh.lock);
@@ -297,6 +318,7 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
     if (rc == MIAI_OK) {
         for (uint32_t i = 1; i < n; i++) miai_rng_seed(&ws[i].rng, miai_rng_next(&s->rng));
         ws[0].rng = s->rng;
+        s->threads = &sh;
         for (uint32_t i = 1; i < n; i++) {
             if (pthread_create(&ws[i].tid, NULL, worker_loop, &ws[i]) != 0) {
                 /* fewer threads than asked: the ones running finish the budget */
@@ -308,6 +330,7 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
         for (uint32_t i = 1; i < n; i++)
             if (ws[i].started) pthread_join(ws[i].tid, NULL);
         s->rng = ws[0].rng;
+        s->threads = NULL;
     }
     s->work = own_work;
     s->moves = own_moves;

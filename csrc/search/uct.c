@@ -187,8 +187,8 @@ static void uct_on_reroot(miai_policy *p, miai_search *s) {
 
 /* Threads: the node cache's N follows the virtual visits (uct_cache.h); UNEVEN once
  * an edge held n >= 2 (set conservatively: it only sends selection to the full pass). */
-static void uct_virtual_loss(miai_policy *p, miai_search *s, const miai_path *path,
-                             uint32_t amount, bool add) {
+void miai_uct_virtual_loss(miai_policy *p, miai_search *s, const miai_path *path,
+                           uint32_t amount, bool add) {
     (void)p;
     for (uint32_t i = 0; i < path->len; i++) {
         const miai_step *st = &path->steps[i];
@@ -210,5 +210,5 @@ const miai_policy_ops miai_uct_policy = {
     .select = uct_select,
     .on_reroot = uct_on_reroot,
     .backup = uct_backup,
-    .virtual_loss = uct_virtual_loss,
+    .virtual_loss = miai_uct_virtual_loss,
 };

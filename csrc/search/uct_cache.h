@@ -118,6 +118,11 @@ static inline void miai_uct_backup_descent(miai_search *s, const miai_path *path
 /* Every node's mark from its edges; `special` = the edge flags that set MIAI_UCT_SPECIAL. */
 void miai_uct_recount(miai_search *s, uint32_t special);
 
+/* Threads (policy.h's virtual_loss, threads.c): the node cache's N follows a path's
+ * virtual visits, added or taken back. */
+void miai_uct_virtual_loss(miai_policy *p, miai_search *s, const miai_path *path,
+                           uint32_t amount, bool add);
+
 /* solver.c: miai_solver_backup for a policy that keeps this cache: nodes without
  * MIAI_UCT_SPECIAL have no proven edge (their status is read as open without a scan),
  * and every node one of whose edges gets proven is marked special. */

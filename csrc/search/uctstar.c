@@ -36,6 +36,10 @@ typedef struct {
     bool random;
     bool solver;
     bool uct_value; /* selection by eq. (1), not random: uct.c's fast path applies */
+    /* The pruning clock: the root's visit count at the previous descent (UINT32_MAX:
+     * none since the root was set) and whether this descent prunes. */
+    uint32_t last_root_n;
+    bool due;
 } star_data;
 
 static int star_init(miai_policy *p, miai_search *s) {
@@ -56,6 +60,7 @@ static int star_init(miai_policy *p, miai_search *s) {
     a->random = q[4] == 1.0;
     a->solver = miai_solver_on(p);
     a->uct_value = !a->random && !a->inside;
+    a->last_root_n = UINT32_MAX;
     p->data = a;
     return MIAI_OK;
 }
@@ -77,26 +82,36 @@ static inline double eq6_value(double c, double log_parent, double sum, uint32_t
     return n ? sum / n + sqrt(c * log_parent / n) : INFINITY;
 }
 
+/* An edge's visits without the virtual visits of other threads' paths in flight
+ * (threads.c): pruning is judged on payoffs received, as with one thread (a virtual
+ * loss lowers an edge's mean and narrows its interval, and would prune it early). */
+static inline uint32_t real_visits(const miai_search *s, const miai_edge *edges, uint32_t i) {
+    uint32_t v = s->threads ? miai_virtual_visits(s, i) : 0;
+    return edges[i].n > v ? edges[i].n - v : 0;
+}
+
 /* B* pruning at `node` (Alg. 4 lines 4-9); a node that lost an edge is marked
  * special for the node cache. */
 static void prune_node(const star_data *a, miai_search *s, uint32_t node) {
     uint32_t first = s->dag.nodes[node].first_edge, count = s->dag.nodes[node].n_edges;
     miai_edge *edges = s->dag.edges;
     uint64_t parent = 0;
-    for (uint32_t i = first; i < first + count; i++) parent += edges[i].n;
+    for (uint32_t i = first; i < first + count; i++) parent += real_visits(s, edges, i);
     double log_parent = miai_ucb_log(parent);
     double best_low = -INFINITY;
     for (uint32_t i = first; i < first + count; i++) {
         const miai_edge *e = &edges[i];
-        if (e->n == 0 || (e->flags & MIAI_EDGE_PRUNED)) continue;
-        double low = e->sum / e->n - half_width(a->inside, a->p, log_parent, e->n);
+        uint32_t n = real_visits(s, edges, i);
+        if (n == 0 || (e->flags & MIAI_EDGE_PRUNED)) continue;
+        double low = e->sum / n - half_width(a->inside, a->p, log_parent, n);
         if (low > best_low) best_low = low;
     }
     double when = s->dag.nodes[s->dag.root].n;
     for (uint32_t i = first; i < first + count; i++) {
         miai_edge *e = &edges[i];
-        if (e->n == 0 || (e->flags & MIAI_EDGE_PRUNED)) continue;
-        double high = e->sum / e->n + half_width(a->inside, a->p, log_parent, e->n);
+        uint32_t n = real_visits(s, edges, i);
+        if (n == 0 || (e->flags & MIAI_EDGE_PRUNED)) continue;
+        double high = e->sum / n + half_width(a->inside, a->p, log_parent, n);
         if (high < best_low) {
             e->flags |= MIAI_EDGE_PRUNED;
             e->alg_a = when;
@@ -196,14 +211,27 @@ static MIAI_STAR_COLD void star_prune(const star_data *a, miai_search *s, uint32
     }
 }
 
+/* Whether the descent now starting at the root prunes: the root's visit count N
+ * before the iteration is s - 1 modulo s (Alg. 4).  One thread sees every N in turn;
+ * with threads, two backups can come between two descents, so the descent prunes when
+ * some N' in (N at the previous descent, N] is s - 1 modulo s: no pruning round is
+ * skipped, none is made twice, and with one thread the rule is the paper's. */
+static bool pruning_due(star_data *a, uint32_t root_n) {
+    uint32_t s = a->step, last = a->last_root_n;
+    a->last_root_n = root_n;
+    if (root_n == last) return false; /* no backup since: this N was judged */
+    if (last == UINT32_MAX || root_n < last) return root_n % s == s - 1;
+    return ((uint64_t)root_n + 1) / s > ((uint64_t)last + 1) / s;
+}
+
 static uint32_t star_select(miai_policy *p, miai_search *s, uint32_t node, uint32_t first,
                             uint32_t count, uint32_t role) {
     (void)role;
-    const star_data *a = p->data;
+    star_data *a = p->data;
     const miai_dag *d = &s->dag;
+    if (a->prune && node == d->root) a->due = pruning_due(a, d->nodes[d->root].n);
     if (!miai_simultaneous_at(d, node)) {
-        if (a->prune && (!a->root_only || node == d->root) &&
-            d->nodes[d->root].n % a->step == a->step - 1)
+        if (a->prune && (!a->root_only || node == d->root) && a->due)
             star_prune(a, s, node, first, count);
         if (a->uct_value) {
             uint32_t fast = miai_uct_select_fast(s, p->cfg.c, node, first, count, a->solver);
@@ -222,7 +250,8 @@ static void star_backup(miai_policy *p, miai_search *s, const miai_path *path,
 
 /* After a reroot: the node cache from the edges (pruned and proven edges special). */
 static void star_on_reroot(miai_policy *p, miai_search *s) {
-    (void)p;
+    star_data *a = p->data;
+    a->last_root_n = UINT32_MAX;
     miai_uct_recount(s, MIAI_EDGE_PRUNED | MIAI_EDGE_PROVEN);
 }
 
@@ -261,6 +290,7 @@ const miai_policy_ops miai_uctstar_policy = {
     .on_reroot = star_on_reroot,
     .backup = star_backup,
     .final = star_final,
+    .virtual_loss = miai_uct_virtual_loss, /* the node cache follows virtual visits */
 };
 
 /* B* pruning at the root now, for the root-only variant run by the Python layer

@@ -96,8 +96,8 @@ def algorithm_label(algorithm: object) -> str:
 def check_threads(algorithm: object, threads: int, virtual_loss: int,
                   leaf_playouts: int = 1, mast: bool = False) -> None:
     """Raise InvalidArgumentError unless ``algorithm`` can search with ``threads``
-    threads (> 1: plain UCT and RAVE, with or without root pruning; docs/search.md,
-    "Threads")."""
+    threads (> 1: UCT, RAVE, UCT*, MCTS* and the MCTS-Solver, with or without root
+    pruning; docs/search.md, "Threads")."""
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= THREADS_MAX:
         raise InvalidArgumentError(f"threads must be an int in [1, {THREADS_MAX}], not {threads!r}")
     if (
@@ -114,7 +114,8 @@ def check_threads(algorithm: object, threads: int, virtual_loss: int,
     if not lib.miai_search_threads_ok(cfg.algorithm):
         raise InvalidArgumentError(
             f"threads > 1 is not available for {algorithm_label(algorithm)!r} "
-            f"(only plain uct and rave search with several threads; see docs/search.md)")
+            f"(uct, rave, uctstar and mctsstar search with several threads, the solver "
+            f"too; see docs/search.md)")
     if leaf_playouts > 1:
         raise InvalidArgumentError("threads > 1 does not combine with leaf_playouts > 1")
     if mast:
@@ -149,7 +150,7 @@ class Search:
     ``leaf_playouts`` (default 1) playouts run from each leaf and their mean rewards
     backed up (not with RAVE); a GDL net runs them 64 at a time where that is cheaper
     (csrc/gdl/pn_lanes.c), other games one by one.  ``threads`` (default 1) threads
-    search the one graph in each run (plain UCT and RAVE only, not with ``mast``),
+    search the one graph in each run (UCT, RAVE, UCT*, MCTS*, not with ``mast``),
     with a virtual loss of ``virtual_loss`` visits (default 1) on a path whose playout
     is running; with 1 thread the search is the single-threaded loop, bit for bit.
     ``mast`` (default off) draws the playouts' moves by MAST (csrc/core/mast.h): from a

@@ -33,8 +33,8 @@ def test_go_bot_takes_threads() -> None:
     assert bot.search.threads == 2  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("spec", ["ucd:threads=2", "auct:threads=2", "uctstar:threads=2",
-                                  "uct:solver=1,threads=2", "gobot:alg=auct_rave,threads=2"])
+@pytest.mark.parametrize("spec", ["ucd:threads=2", "auct:threads=2", "duct:threads=2",
+                                  "gobot:alg=auct_rave,threads=2"])
 def test_bots_without_threads_refuse_them(spec: str) -> None:
     game = games.create("go", size=9) if spec.startswith("gobot") else games.create("connect4")
     with pytest.raises(InvalidArgumentError, match="threads > 1 is not available"):
@@ -46,6 +46,16 @@ def test_bots_without_threads_refuse_them(spec: str) -> None:
 def test_bad_thread_keys_are_refused(spec: str) -> None:
     with pytest.raises(InvalidArgumentError):
         make_bot(spec, games.create("connect4"))
+
+
+@pytest.mark.parametrize("spec", ["uctstar:threads=2", "mctsstar:threads=2",
+                                  "uct:solver=1,threads=2", "uctstar:solver=1,threads=3"])
+def test_uctstar_and_the_solver_take_threads(spec: str) -> None:
+    game = games.create("connect4")
+    bot = make_bot(f"{spec},iterations=3000", game)
+    assert bot.choose(game.initial_state()) in game.initial_state().legal_moves()
+    info = bot.search.info()  # type: ignore[attr-defined]
+    assert info["thread_seconds"] > 0 and 0 < info["iterations"] <= 3000
 
 
 def test_pruning_searches_with_threads() -> None:
@@ -63,7 +73,8 @@ def test_with_threads_adds_them_only_where_the_bot_has_them() -> None:
     assert "threads" not in with_threads("random", 3, c4).params
     assert with_threads("uct:threads=1", 3, c4).params["threads"] == "1"  # its own wins
     assert "threads" not in with_threads("uct", 1, c4).params
-    assert "threads" not in with_threads("ggp", 3, c4).params  # solver and MAST: one thread
+    assert "threads" not in with_threads("ggp", 3, c4).params  # MAST: one thread
+    assert with_threads("uct:solver=1", 3, c4).params["threads"] == "3"
 
 
 def test_gtp_defaults_to_all_cores() -> None:

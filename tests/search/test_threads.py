@@ -17,8 +17,19 @@ import pytest
 
 from engine import games, go
 from engine.errors import InvalidArgumentError
-from engine.search import AUCT, AUCTRAVE, DUCT, UCD, UCT, MCTSStar, PrunedUCT, Search, UCTStar
+from engine.search import (
+    AUCT,
+    AUCTRAVE,
+    DUCT,
+    UCD,
+    UCT,
+    Search,
+    UCTStar,
+    algorithm_from_spec,
+)
 from engine.search.rave import RAVE
+from tests.helpers.variant_dump import edge_records
+from tests.search.test_solver import LOSS, WIN, child_values, endgames, minimax
 
 # Root visit counts on main (c43a389) at these seeds, single-threaded.
 PINNED = [
@@ -164,8 +175,7 @@ def test_deadline_ends_a_threaded_run() -> None:
     assert result.iterations == s.info()["iterations"] > 0
 
 
-@pytest.mark.parametrize("alg", [UCD(), AUCT(), DUCT(), UCTStar(), MCTSStar(), AUCTRAVE(),
-                                 PrunedUCT(solver=True)])
+@pytest.mark.parametrize("alg", [UCD(), AUCT(), DUCT(), AUCTRAVE()])
 def test_threads_are_refused_where_not_parallel(alg: object) -> None:
     state = games.create("connect4").initial_state()
     with pytest.raises(InvalidArgumentError, match="threads > 1 is not available for"):
@@ -205,3 +215,107 @@ def test_threads_on_a_gdl_propnet(name: str) -> None:
     s = Search(state, UCT(c=0.5), seed=1, threads=2)
     s.run(iterations=2000)
     check_graph(s, state, 2000, True)
+
+
+# -- UCT*, MCTS* and the MCTS-Solver with threads ----------------------------------
+
+# Root visits, pruned flags, nodes and iterations single-threaded on main (e29e8df,
+# before these algorithms took threads) at these seeds: the pruning clock that
+# threads need (uctstar.c, pruning_due) leaves one thread's choices as they were.
+PINNED_STAR = [
+    ("connect4", "uctstar", {"variant": "step", "p": "0.3", "s": "7"}, 3000, 4,
+     [1, 535, 1, 3, 161, 55, 49], [True, False, True, True, True, True, True], 750, 805),
+    ("othello", "mctsstar", {"p": "0.1", "s": "20"}, 2000, 5, [2, 5, 8, 5],
+     [True, True, False, True], 21, 20),
+    ("breakthrough", "uctstar", {"variant": "rate", "p": "0.2"}, 2000, 8,
+     [2, 1, 1, 4, 1, 1, 2, 1, 2, 1, 1365, 1, 1, 2, 1, 2, 1, 606, 2, 1, 1, 1],
+     [True] * 10 + [False] + [True] * 6 + [False] + [True] * 4, 2001, 2000),
+    ("connect4", "uctstar", {"variant": "root", "p": "0.2", "s": "10", "solver": "1"}, 3000,
+     9, [3, 8, 3, 1, 21, 1, 3], [True, True, True, True, False, True, True], 41, 40),
+    ("connect4", "uct", {"solver": "1"}, 3000, 6, [225, 81, 202, 1709, 311, 426, 46],
+     [False] * 7, 3001, 3000),
+]
+
+
+@pytest.mark.parametrize(("game", "name", "params", "budget", "seed", "visits", "pruned",
+                          "nodes", "done"), PINNED_STAR)
+def test_one_thread_prunes_and_proves_as_before(game: str, name: str, params: dict[str, str],
+                                                budget: int, seed: int, visits: list[int],
+                                                pruned: list[bool], nodes: int,
+                                                done: int) -> None:
+    state = games.create(game).initial_state()
+    s = Search(state, algorithm_from_spec(name, params), seed=seed, threads=1)
+    assert s.run(iterations=budget).iterations == done
+    assert [e.visits for e in s.root_edges()] == visits
+    assert [e.pruned for e in s.root_edges()] == pruned
+    assert s.info()["nodes"] == nodes
+
+
+SOLVER_SPECS = [("uct", {"solver": "1"}),
+                ("uctstar", {"p": "0.3", "s": "50", "solver": "1"}),
+                ("mctsstar", {"p": "0.5", "s": "20", "solver": "1"})]
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize(("name", "params"), SOLVER_SPECS, ids=[n for n, _ in SOLVER_SPECS])
+def test_threaded_proofs_agree_with_minimax_everywhere(name: str, params: dict[str, str],
+                                                       threads: int) -> None:
+    """Every proof anywhere in the graph that threads made is a minimax truth: a proof
+    is made under the graph's lock from terminal rewards and proven edges only, so
+    paths in flight (with their virtual losses) cannot make a wrong one."""
+    state = games.create("tictactoe").initial_state().play_all(["a1", "b2"])
+    search = Search(state, algorithm_from_spec(name, params), seed=1, threads=threads,
+                    virtual_loss=3)
+    search.run(iterations=20000)
+    root = search.info()["root"]
+    positions = {root: state}
+    frontier, checked = [root], 0
+    while frontier:
+        k = frontier.pop()
+        s = positions[k]
+        for rec in edge_records(search, k):
+            nxt = s.copy().play(rec.move)
+            if rec.child != 0xFFFFFFFF and rec.child not in positions and not nxt.is_terminal():
+                positions[rec.child] = nxt
+                frontier.append(rec.child)
+            if rec.flags & (WIN | LOSS):
+                v = nxt.rewards()[s.to_move] if nxt.is_terminal() else 1.0 - minimax(nxt)
+                assert v == (1.0 if rec.flags & WIN else 0.0)
+                checked += 1
+    assert checked > 20
+
+
+def test_threaded_solver_proves_connect4_endgames() -> None:
+    """Proven roots agree with minimax, and a proven root stops every thread."""
+    proven = 0
+    for state in endgames(4, seed=11, name="connect4", plies=(32, 35)):
+        truth = minimax(state)
+        moves = child_values(state)
+        result = Search(state, algorithm_from_spec("uct", {"solver": "1"}), seed=2,
+                        iterations=20000, threads=2).run()
+        root = result.extra["solver"]["root"]
+        if root == "win":
+            assert truth == 1.0 and moves[result.best_move] == 1.0
+        elif root == "loss":
+            assert truth == 0.0
+        if root != "open":
+            assert result.iterations < 20000
+        proven += root != "open"
+    assert proven >= 2
+
+
+@pytest.mark.parametrize("game", ["connect4", "othello"])
+def test_pruning_does_not_read_virtual_losses(game: str) -> None:
+    """UCT* pruning at the root on every iteration (p = 0.5), two threads, a virtual
+    loss of 1,000 visits.  Judged with a path in flight through it, the most visited
+    move's mean would fall to nearly 0 and the move be pruned: a pruned move would
+    then end with a better mean than every move kept (6 and 7 seeds of 10 when
+    pruning read e->n).  UCT* judges the payoffs received (uctstar.c, real_visits)."""
+    state = games.create(game).initial_state()
+    for seed in range(8):
+        s = Search(state, UCTStar(p=0.5, s=1), seed=seed, threads=2, virtual_loss=1000)
+        s.run(iterations=20000)
+        edges = s.root_edges()
+        best_kept = max(e.mean for e in edges if not e.pruned)
+        wrongly = [e.move for e in edges if e.pruned and e.visits > 50 and e.mean > best_kept]
+        assert wrongly == [], f"seed {seed}"
