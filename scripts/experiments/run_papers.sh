@@ -11,7 +11,8 @@ cd "$(dirname "$0")/../.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 # Cheapest and most decisive first; a complete run is only checked, not played again.
 DEFAULT="ucd_hex uctstar_connect4 ucd_leftright auct_othello uctstar_breakthrough
-    uctstar_othello pruning_connect4 auct_havannah auct_rave_go9 ucd_go6 auct_go9"
+    uctstar_othello pruning_connect4 auct_havannah auct_rave_go9 ucd_go6 huang_gnugo
+    auct_go9"
 for name in ${EXPERIMENTS:-$DEFAULT}; do
     db="docs/data/papers/$name.db"
     if [ ! -e "$db" ] && [ -e "$db.xz" ]; then
