@@ -9,6 +9,8 @@
  *      stream and trace buffer (miai_mcts_evaluate_on reads only s->game, s->cfg);
  *   3. with the lock: the virtual loss taken back, then the visit counted and backed
  *      up (miai_mcts_record), exactly as the single-threaded loop does.
+ * Phase 3 of one iteration and phase 1 of the thread's next share one hold of the
+ * lock (worker_loop).
  * While it holds the lock a thread installs its own buffers (work, moves, taken, path,
  * rng, trace) in s, so the policies and the graph code run unchanged: one thread at a
  * time touches the graph (arenas grown by realloc, the transposition table, policy
@@ -243,6 +245,11 @@ uint32_t miai_virtual_visits(const miai_search *s, uint32_t edge) {
     return paths * s->cfg.virtual_loss;
 }
 
+/* One hold of the lock per iteration: the backup of the thread's previous iteration,
+ * then the descent of its next one.  The top of the new path is mostly the top of the
+ * one just backed up, whose cache lines the backup has just brought to this core; with
+ * a hold for each, the other threads' holds came between and took them away again,
+ * and every hand-over of the lock costs its own transfers. */
 static void *worker_loop(void *arg) {
     worker *w = arg;
     shared *sh = w->sh;
@@ -253,40 +260,43 @@ static void *worker_loop(void *arg) {
                     .trace_cap = s->trace_cap, .trace_len = &w->trace_len,
                     .trace_role = &w->trace_role, .leaf = w->leaf, .playouts = &w->playouts,
                     .playout_memory = w->memory};
-    while (keep_going(sh, w)) {
+    bool pending = false; /* a playout done, its backup not yet */
+    for (;;) {
+        bool more = keep_going(sh, w);
+        if (!more && !pending) break;
         double t0 = now_seconds();
         graph_lock_take(&sh->lock);
         double t1 = now_seconds();
         install(s, w);
-        miai_mcts_descend(s);
-        if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, true);
+        if (pending) {
+            if (s->trace) {
+                memcpy(s->trace, w->trace, sizeof *w->trace * w->trace_len);
+                s->trace_len = w->trace_len;
+                s->trace_role = w->trace_role;
+            }
+            s->playouts += w->playouts;
+            w->playouts = 0;
+            if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, false);
+            w->in_flight = false;
+            miai_mcts_record(s, rewards);
+            w->done++;
+            pending = false;
+        }
+        /* a proof or a stop request may have come with that backup */
+        if (more && atomic_load_explicit(&s->stop, memory_order_relaxed)) more = false;
+        if (more) {
+            miai_mcts_descend(s);
+            if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, true);
+            w->in_flight = vloss != 0;
+        }
         take_back(s, w);
-        w->in_flight = vloss != 0;
         graph_lock_give(&sh->lock);
         double t2 = now_seconds();
-
+        w->held += t2 - t1;
+        w->waited += t1 - t0;
+        if (!more) break;
         miai_mcts_evaluate_on(s, &ev, rewards);
-
-        double t3 = now_seconds();
-        graph_lock_take(&sh->lock);
-        double t4 = now_seconds();
-        install(s, w);
-        if (s->trace) {
-            memcpy(s->trace, w->trace, sizeof *w->trace * w->trace_len);
-            s->trace_len = w->trace_len;
-            s->trace_role = w->trace_role;
-        }
-        s->playouts += w->playouts;
-        w->playouts = 0;
-        if (vloss) miai_mcts_virtual_loss(s, &s->path, vloss, false);
-        w->in_flight = false;
-        miai_mcts_record(s, rewards);
-        take_back(s, w);
-        graph_lock_give(&sh->lock);
-        double t5 = now_seconds();
-        w->held += (t2 - t1) + (t5 - t4);
-        w->waited += (t1 - t0) + (t4 - t3);
-        w->done++;
+        pending = true;
     }
     return NULL;
 }
