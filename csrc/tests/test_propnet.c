@@ -10,53 +10,6 @@
 #include "ctest.h"
 #include "gdl_cases.h"
 
-/* Roles a (moves "go", "stay") and b ("noop").  Bases (step 0..2), init (step 0).
- * go advances the step, stay keeps it; terminal at step 2, where a gets 100 through a
- * two-node cycle x = x' OR step2, x' = x, and b gets 0 (50 only while not at step 2). */
-enum { N_NODES = 17 };
-static const uint8_t KIND[N_NODES] = {
-    MIAI_PN_FALSE, MIAI_PN_TRUE, MIAI_PN_BASE, MIAI_PN_BASE, MIAI_PN_BASE,
-    MIAI_PN_INPUT, MIAI_PN_INPUT, MIAI_PN_INPUT, MIAI_PN_AND, MIAI_PN_AND,
-    MIAI_PN_OR, MIAI_PN_AND, MIAI_PN_OR, MIAI_PN_AND, MIAI_PN_OR, MIAI_PN_OR, MIAI_PN_NOT};
-static const uint32_t ARG[N_NODES] = {0, 0, 0, 1, 2, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-static const uint32_t FIRST_IN[N_NODES + 1] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4,
-                                               6, 8, 10, 12, 14, 15, 16};
-static const uint32_t IN[16] = {2, 5, 3, 6, 8, 9, 3, 5, 11, 4, 2, 6, 15, 4, 14, 4};
-static const uint32_t RANGE_LO[1] = {14}, RANGE_HI[1] = {16};
-static const uint32_t NEXT[3] = {13, 10, 12};
-static const uint8_t INIT[3] = {1, 0, 0};
-static const char *const BASE_TEXT[3] = {"(step 0)", "(step 1)", "(step 2)"};
-static const uint32_t N_MOVES[2] = {2, 1};
-static const uint32_t LEGAL[3] = {1, 1, 1};
-static const char *const MOVE_TEXT[3] = {"go", "stay", "noop"};
-static const uint32_t GOAL_ROLE[3] = {0, 1, 1}, GOAL_VALUE[3] = {100, 0, 50},
-                      GOAL_NODE[3] = {14, 1, 16};
-
-static miai_gdl_desc tiny(void) {
-    miai_gdl_desc d = {
-        .n_nodes = N_NODES, .kind = KIND, .arg = ARG, .first_in = FIRST_IN, .in = IN,
-        .n_ranges = 1, .range_lo = RANGE_LO, .range_hi = RANGE_HI,
-        .n_base = 3, .next_node = NEXT, .init = INIT, .base_text = BASE_TEXT,
-        .n_roles = 2, .n_moves = N_MOVES, .legal_node = LEGAL, .move_text = MOVE_TEXT,
-        .terminal_node = 4, .n_goals = 3, .goal_role = GOAL_ROLE,
-        .goal_value = GOAL_VALUE, .goal_node = GOAL_NODE, .max_plies = 50, .seed = 7,
-        .name = "tiny"};
-    return d;
-}
-
-/* The same game without the cycle: x = false OR step 2, x' = x (nodes 14 and 15, in
- * order) -- small and acyclic, so its playouts and play() use the one-word
- * evaluation (pn_bits.c), where the tiny game's use the differential engine. */
-static const uint32_t IN_ACYCLIC[16] = {2, 5, 3, 6, 8, 9, 3, 5, 11, 4, 2, 6, 0, 4, 14, 4};
-
-static miai_gdl_desc tiny_acyclic(void) {
-    miai_gdl_desc d = tiny();
-    d.in = IN_ACYCLIC;
-    d.n_ranges = 0;
-    d.range_lo = d.range_hi = NULL;
-    return d;
-}
-
 /* 40 playouts from s by `engine` (MIAI_GDL_ENGINE_*), each checked ply by ply against
  * the plain play (miai_gdl_playout_check); the longest, in plies. */
 static uint32_t longest_checked_playout(const miai_game *g, const void *s, int engine) {
@@ -70,7 +23,7 @@ static uint32_t longest_checked_playout(const miai_game *g, const void *s, int e
 
 /* The tiny game (acyclic: its variant without the cycle) through the public API. */
 static void tiny_plays(int acyclic) {
-    miai_gdl_desc d = acyclic ? tiny_acyclic() : tiny();
+    miai_gdl_desc d = acyclic ? gdl_tiny_acyclic() : gdl_tiny();
     miai_game *g = NULL;
     CHECK(miai_gdl_create(&d, &g) == MIAI_OK);
     if (!g) return;
@@ -148,7 +101,7 @@ static void tiny_game_plays(void) {
  * a at 0 and b at 50.  The plain play and the playout engines agree (acyclic: play()
  * and playouts by the one-word evaluation). */
 static void guarded_tiny(int acyclic) {
-    miai_gdl_desc d = acyclic ? tiny_acyclic() : tiny();
+    miai_gdl_desc d = acyclic ? gdl_tiny_acyclic() : gdl_tiny();
     uint32_t guard[2] = {2, 1};
     uint8_t guarded[3] = {1, 1, 0};
     d.legal_guard = guard;
@@ -242,7 +195,7 @@ static void ladder_plays(const uint32_t K) {
         .terminal_node = BASE0 + K, .n_goals = 2, .goal_role = goal_role,
         .goal_value = goal_value, .goal_node = goal_node, .max_plies = 200, .seed = 5,
         .name = "ladder"};
-    CHECK(N >= 64); /* PN_DIFF_PLAY_MIN_NODES */
+    CHECK(N >= 64); /* PN_DIFF_PLAY_MIGDL_TINY_NODES */
     uint8_t *s = NULL;
     miai_game *g = game_with_initial_state(&d, &s);
     if (!g) return;
@@ -298,21 +251,22 @@ static int create_fails(miai_gdl_desc *d) {
 static void malformed_descriptions_refused(void) {
     miai_game *g = NULL;
     CHECK(miai_gdl_create(NULL, &g) == MIAI_EINVAL);
-    miai_gdl_desc d = tiny();
+    miai_gdl_desc d = gdl_tiny();
     CHECK(miai_gdl_create(&d, NULL) == MIAI_EINVAL);
-    uint8_t kind[N_NODES];
-    uint32_t in[16], arg[N_NODES], first[N_NODES + 1], lo[2], hi[2], next[3], goal[3];
+    uint8_t kind[GDL_TINY_NODES];
+    uint32_t in[16], arg[GDL_TINY_NODES], first[GDL_TINY_NODES + 1], lo[2], hi[2], next[3];
+    uint32_t goal[3];
     const char *texts[3];
 #define RESET()                                                            \
     do {                                                                   \
-        d = tiny();                                                        \
-        memcpy(kind, KIND, sizeof kind);                                   \
-        memcpy(in, IN, sizeof in);                                         \
-        memcpy(arg, ARG, sizeof arg);                                      \
-        memcpy(first, FIRST_IN, sizeof first);                             \
-        memcpy(next, NEXT, sizeof next);                                   \
-        memcpy(goal, GOAL_VALUE, sizeof goal);                             \
-        memcpy(texts, MOVE_TEXT, sizeof texts);                            \
+        d = gdl_tiny();                                                    \
+        memcpy(kind, d.kind, sizeof kind);                                 \
+        memcpy(in, d.in, sizeof in);                                       \
+        memcpy(arg, d.arg, sizeof arg);                                    \
+        memcpy(first, d.first_in, sizeof first);                           \
+        memcpy(next, d.next_node, sizeof next);                            \
+        memcpy(goal, d.goal_value, sizeof goal);                           \
+        memcpy(texts, d.move_text, sizeof texts);                          \
         lo[0] = 14, hi[0] = 16;                                            \
         d.kind = kind, d.in = in, d.arg = arg, d.first_in = first;         \
         d.range_lo = lo, d.range_hi = hi, d.next_node = next;              \
@@ -334,8 +288,8 @@ static void malformed_descriptions_refused(void) {
     RESET(); lo[0] = 1; CHECK(create_fails(&d));
     RESET(); d.n_ranges = 2; lo[1] = 15; hi[1] = 16; CHECK(create_fails(&d)); /* overlap */
     RESET(); hi[0] = 17; in[15] = 14; CHECK(create_fails(&d)); /* NOT inside a cycle */
-    RESET(); next[1] = N_NODES; CHECK(create_fails(&d));
-    RESET(); d.terminal_node = N_NODES; CHECK(create_fails(&d));
+    RESET(); next[1] = GDL_TINY_NODES; CHECK(create_fails(&d));
+    RESET(); d.terminal_node = GDL_TINY_NODES; CHECK(create_fails(&d));
     RESET(); goal[0] = 101; CHECK(create_fails(&d));
     RESET(); d.n_roles = 0; CHECK(create_fails(&d));
     RESET(); d.n_roles = MIAI_MAX_ROLES + 1; CHECK(create_fails(&d));
@@ -361,7 +315,7 @@ static void malformed_descriptions_refused(void) {
     uint8_t guarded[3] = {1, 1, 0};
     RESET(); d.legal_guard = guard; CHECK(create_fails(&d));
     d.legal_guarded = guarded; CHECK(!create_fails(&d));
-    guard[1] = N_NODES; CHECK(create_fails(&d));
+    guard[1] = GDL_TINY_NODES; CHECK(create_fails(&d));
     guard[1] = 1; guarded[2] = 2; CHECK(create_fails(&d));
     RESET(); d.legal_guarded = guarded; CHECK(create_fails(&d));
 #undef RESET

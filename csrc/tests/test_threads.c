@@ -25,6 +25,7 @@
 #include "../search/search_api.h"
 #include "../search/variants_api.h"
 #include "ctest.h"
+#include "gdl_cases.h"
 
 #define NIL 0xFFFFFFFFu
 
@@ -339,6 +340,54 @@ static void test_uctstar_solver(void) {
     }
 }
 
+/* A GDL propnet game with simultaneous moves, 3 threads, on both of the propnet's
+ * evaluations (the tiny game of gdl_cases.h: the differential engine; its acyclic
+ * variant: the one-word one): each thread evaluates on its own state buffer and the
+ * game is read only (game.h), which ThreadSanitizer checks here.  The budget is exact,
+ * every pass through the root is counted on one of a's edges there, and role a finds
+ * that "go" (100 at step 2) beats "stay". */
+static void test_gdl_propnet(void) {
+    for (int acyclic = 0; acyclic < 2; acyclic++) {
+        miai_gdl_desc d = acyclic ? gdl_tiny_acyclic() : gdl_tiny();
+        uint8_t *root = NULL;
+        miai_game *g = game_with_initial_state(&d, &root);
+        if (!g) return;
+        miai_search_config cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 41 + (uint64_t)acyclic, 3);
+        miai_search *s = NULL;
+        CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
+        uint64_t done = 0, total = 0;
+        uint64_t parts[] = {1, 2, 3, 50, 3000};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+            CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
+            CHECK_EQ_U64(done, parts[i]);
+            total += done;
+        }
+        miai_search_info info;
+        CHECK(miai_search_get_info(s, &info) == MIAI_OK);
+        CHECK_EQ_U64(info.iterations, total);
+        miai_node_stats ns;
+        CHECK(miai_search_node(s, info.root, &ns) == MIAI_OK);
+        CHECK(ns.n >= total); /* "stay" comes back to the root's position */
+        miai_edge_stats edges[8];
+        uint32_t n = 0;
+        CHECK(miai_search_node_edges(s, info.root, edges, 8, &n) == MIAI_OK);
+        CHECK(n == 2); /* a: go, stay (b's one move needs no edge) */
+        uint64_t through = 0;
+        uint32_t go = 0, stay = 0;
+        for (uint32_t i = 0; i < n && i < 8; i++) {
+            CHECK(edges[i].role == 0);
+            through += edges[i].n;
+            if (edges[i].move == 0) go = edges[i].n;
+            if (edges[i].move == 1) stay = edges[i].n;
+        }
+        CHECK_EQ_U64(through, ns.n); /* every pass through the root took an edge of a */
+        CHECK(go > stay);
+        miai_search_free(s);
+        free(root);
+        miai_game_free(g);
+    }
+}
+
 static void test_refused(void) {
     miai_game *g = NULL;
     uint8_t *root = connect4_root(&g);
@@ -383,6 +432,7 @@ int main(void) {
         {"stop_and_deadline", test_stop_and_deadline},
         {"node_budget", test_node_budget},
         {"uctstar_solver", test_uctstar_solver},
+        {"gdl_propnet", test_gdl_propnet},
         {"refused", test_refused},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
