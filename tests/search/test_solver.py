@@ -3,14 +3,20 @@ graph agree with a plain minimax of the position, and a proven root ends the sea
 
 from __future__ import annotations
 
-import functools
-import random
 import zlib
 
 import pytest
 
 from engine import games
 from engine.search import Search, algorithm_from_spec
+from tests.helpers.solver_truth import (
+    LOSS,
+    WIN,
+    child_values,
+    endgames,
+    minimax,
+    proofs_checked_against_minimax,
+)
 from tests.helpers.variant_dump import edge_records
 
 SPECS = [
@@ -23,61 +29,6 @@ SPECS = [
     ("uctstar", {"p": "0.3", "s": "50", "solver": "1"}),
     ("mctsstar", {"p": "0.5", "s": "20", "solver": "1"}),
 ]
-WIN, LOSS = 256, 512
-
-
-def minimax(state) -> float:
-    """Value of ``state`` for the role to move (1 win, 0.5 draw, 0 loss), plain negamax."""
-
-    @functools.cache
-    def value(key) -> float:
-        s = positions[key]
-        mover = s.to_move
-        best = 0.0
-        for m in s.legal_moves():
-            nxt = s.copy().play(m)
-            if nxt.is_terminal():
-                v = nxt.rewards()[mover]
-            else:
-                k = nxt.keys()
-                positions[k] = nxt
-                v = 1.0 - value(k) if nxt.to_move != mover else value(k)
-            best = max(best, v)
-        return best
-
-    positions = {state.keys(): state}
-    return value(state.keys())
-
-
-def child_values(state) -> dict[int, float]:
-    mover = state.to_move
-    out = {}
-    for m in state.legal_moves():
-        nxt = state.copy().play(m)
-        if nxt.is_terminal():
-            out[m] = nxt.rewards()[mover]
-        else:
-            v = minimax(nxt)
-            out[m] = 1.0 - v if nxt.to_move != mover else v
-    return out
-
-
-def endgames(n: int, seed: int, name: str = "tictactoe", plies: tuple[int, int] = (3, 6)):
-    """``n`` positions after a random number of random plies in ``plies``, not over."""
-    rng = random.Random(seed)
-    game = games.create(name)
-    found = []
-    while len(found) < n:
-        s = game.initial_state()
-        for _ in range(rng.randrange(*plies)):
-            s.play(rng.choice(s.legal_moves()))
-            if s.is_terminal():
-                break
-        if not s.is_terminal():
-            found.append(s)
-    return found
-
-
 @pytest.mark.parametrize("name,params", SPECS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(SPECS)])
 def test_proofs_agree_with_minimax(name, params):
     algo = algorithm_from_spec(name, params)
@@ -112,23 +63,7 @@ def test_deeper_proofs_agree_with_minimax_everywhere():
     state = game.initial_state().play_all(["a1", "b2"])
     search = Search(state, algorithm_from_spec("uct", {"solver": "1"}), seed=1)
     search.run(iterations=20000)
-    positions: dict[int, object] = {search.info()["root"]: state}
-    frontier = [search.info()["root"]]
-    checked = 0
-    while frontier:
-        k = frontier.pop()
-        s = positions[k]
-        mover = s.to_move
-        for rec in edge_records(search, k):
-            nxt = s.copy().play(rec.move)
-            if rec.child != 0xFFFFFFFF and rec.child not in positions and not nxt.is_terminal():
-                positions[rec.child] = nxt
-                frontier.append(rec.child)
-            if rec.flags & (WIN | LOSS):
-                v = nxt.rewards()[mover] if nxt.is_terminal() else 1.0 - minimax(nxt)
-                assert v == (1.0 if rec.flags & WIN else 0.0)
-                checked += 1
-    assert checked > 20
+    assert proofs_checked_against_minimax(search, state) > 20
 
 
 def test_one_player_proof():

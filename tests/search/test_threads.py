@@ -28,8 +28,12 @@ from engine.search import (
     algorithm_from_spec,
 )
 from engine.search.rave import RAVE
-from tests.helpers.variant_dump import edge_records
-from tests.search.test_solver import LOSS, WIN, child_values, endgames, minimax
+from tests.helpers.solver_truth import (
+    child_values,
+    endgames,
+    minimax,
+    proofs_checked_against_minimax,
+)
 
 # Root visit counts on main (c43a389) at these seeds, single-threaded.
 PINNED = [
@@ -267,22 +271,7 @@ def test_threaded_proofs_agree_with_minimax_everywhere(name: str, params: dict[s
     search = Search(state, algorithm_from_spec(name, params), seed=1, threads=threads,
                     virtual_loss=3)
     search.run(iterations=20000)
-    root = search.info()["root"]
-    positions = {root: state}
-    frontier, checked = [root], 0
-    while frontier:
-        k = frontier.pop()
-        s = positions[k]
-        for rec in edge_records(search, k):
-            nxt = s.copy().play(rec.move)
-            if rec.child != 0xFFFFFFFF and rec.child not in positions and not nxt.is_terminal():
-                positions[rec.child] = nxt
-                frontier.append(rec.child)
-            if rec.flags & (WIN | LOSS):
-                v = nxt.rewards()[s.to_move] if nxt.is_terminal() else 1.0 - minimax(nxt)
-                assert v == (1.0 if rec.flags & WIN else 0.0)
-                checked += 1
-    assert checked > 20
+    assert proofs_checked_against_minimax(search, state) > 20
 
 
 def test_threaded_solver_proves_connect4_endgames() -> None:
