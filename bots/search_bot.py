@@ -118,8 +118,7 @@ class SearchBot(BaseBot):
             self.threads = plain.get_int("threads", 1, minimum=1, maximum=THREADS_MAX) or 1
             self.virtual_loss = plain.get_int("vloss", 1, minimum=0,
                                               maximum=VIRTUAL_LOSS_MAX) or 0
-            check_threads(algorithm, self.threads, self.virtual_loss, self.leaf_playouts,
-                          self.mast)
+            check_threads(algorithm, self.threads, self.virtual_loss, self.leaf_playouts)
         self._search: SearchLike | None = None
         self._live: LiveSearch | None = None
         self._search_role: int | None = None

@@ -35,8 +35,7 @@ static int config_ok(const miai_search_config *cfg) {
         (cfg->algorithm == MIAI_ALG_RAVE || cfg->algorithm == MIAI_ALG_AUCT_RAVE))
         return 0;
     if (cfg->threads > MIAI_THREADS_MAX || cfg->virtual_loss > MIAI_VIRTUAL_LOSS_MAX) return 0;
-    if (cfg->threads > 1 && (!miai_search_threads_ok(cfg->algorithm) || cfg->leaf_playouts > 1 ||
-                             cfg->mast))
+    if (cfg->threads > 1 && (!miai_search_threads_ok(cfg->algorithm) || cfg->leaf_playouts > 1))
         return 0;
     return 1;
 }
@@ -149,6 +148,9 @@ int miai_search_get_info(const miai_search *s, miai_search_info *out) {
     out->lock_held_seconds = s->lock_held_seconds;
     out->lock_wait_seconds = s->lock_wait_seconds;
     out->thread_seconds = s->thread_seconds;
+    if (s->cfg.mast && s->mast.n)
+        for (size_t c = 0; c < (size_t)s->mast.n_roles * s->mast.num_moves; c++)
+            out->mast_samples += s->mast.n[c];
     return MIAI_OK;
 }
 

@@ -68,8 +68,9 @@ typedef struct {
     uint32_t leaf_playouts;
     /* Threads searching the one graph in miai_search_run (0 or 1: the calling thread
      * alone, the single-threaded loop).  > 1 only for algorithms with a virtual loss
-     * rule (miai_search_threads_ok: plain UCT, RAVE), not with leaf_playouts > 1
-     * or mast (its table is one per search and the playouts write it). */
+     * rule (miai_search_threads_ok: UCT, RAVE, UCT*, MCTS*), not with leaf_playouts > 1
+     * (with mast each thread learns in its own copy of the table, merged after the
+     * run). */
     uint32_t threads;
     /* Virtual loss with threads > 1: visits counted as losses on each edge of a path
      * whose playout is running, taken back at its backup.  0: none. */
@@ -135,6 +136,8 @@ typedef struct {
     double lock_held_seconds;
     double lock_wait_seconds;
     double thread_seconds;
+    /* cfg.mast: rewards the table holds, over every (role, move) (0 without MAST). */
+    uint64_t mast_samples;
 } miai_search_info;
 
 int miai_search_create(const miai_game *g, const void *state, const miai_search_config *cfg,

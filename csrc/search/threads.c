@@ -146,6 +146,8 @@ struct worker {
     void *memory;       /* the game's playout memory (game.h): the search's own for
                          * thread 0, a fresh one per other thread, never shared */
     bool own_memory;    /* memory was allocated here (freed with the worker) */
+    miai_mast mast;     /* cfg.mast: the thread's own table (a copy of the search's at
+                         * the run's start) and playout scratch */
     bool in_flight;     /* its path holds a virtual loss (read and written under the lock) */
     uint64_t playouts;  /* since it last reported under the lock */
     uint64_t done;
@@ -186,6 +188,19 @@ static int worker_alloc(worker *w, const miai_search *s, bool first) {
     w->path.steps = line_alloc(sizeof(miai_step) * w->path.cap);
     if (s->trace) w->trace = line_alloc(sizeof(miai_move) * (s->trace_cap ? s->trace_cap : 1));
     if (s->cfg.leaf_playouts > 1) w->leaf = line_alloc(f->state_size);
+    if (s->cfg.mast) {
+        const miai_mast *t = &s->mast;
+        size_t cells = (size_t)t->n_roles * t->num_moves;
+        w->mast = (miai_mast){.n_roles = t->n_roles, .num_moves = t->num_moves,
+                              .eps = t->eps, .temp = t->temp, .seen_cap = t->seen_cap};
+        w->mast.sum = line_alloc(cells * sizeof *t->sum);
+        w->mast.n = line_alloc(cells * sizeof *t->n);
+        w->mast.seen = line_alloc(sizeof *t->seen * (t->seen_cap ? t->seen_cap : 1));
+        w->mast.buf = line_alloc(sizeof *t->buf * (f->max_legal ? f->max_legal : 1));
+        if (!w->mast.sum || !w->mast.n || !w->mast.seen || !w->mast.buf) return MIAI_ENOMEM;
+        memcpy(w->mast.sum, t->sum, cells * sizeof *t->sum);
+        memcpy(w->mast.n, t->n, cells * sizeof *t->n);
+    }
     if (!w->work || !w->moves || !w->taken || !w->path.steps || (s->trace && !w->trace) ||
         (s->cfg.leaf_playouts > 1 && !w->leaf))
         return MIAI_ENOMEM;
@@ -200,6 +215,10 @@ static void worker_free(worker *w) {
     free(w->trace);
     free(w->leaf);
     if (w->own_memory) free(w->memory);
+    free(w->mast.sum);
+    free(w->mast.n);
+    free(w->mast.seen);
+    free(w->mast.buf);
 }
 
 /* The thread's buffers in s (the lock held). */
@@ -210,6 +229,7 @@ static void install(miai_search *s, worker *w) {
     s->path = w->path;
     s->rng = w->rng;
     s->leaf = w->leaf;
+    if (s->cfg.mast) s->mast = w->mast; /* the descent's moves go to the thread's table */
 }
 
 static void take_back(miai_search *s, worker *w) {
@@ -259,7 +279,7 @@ static void *worker_loop(void *arg) {
     miai_eval ev = {.work = w->work, .rng = &w->rng, .trace = w->trace,
                     .trace_cap = s->trace_cap, .trace_len = &w->trace_len,
                     .trace_role = &w->trace_role, .leaf = w->leaf, .playouts = &w->playouts,
-                    .playout_memory = w->memory};
+                    .playout_memory = w->memory, .mast = s->cfg.mast ? &w->mast : NULL};
     bool pending = false; /* a playout done, its backup not yet */
     for (;;) {
         bool more = keep_going(sh, w);
@@ -301,6 +321,24 @@ static void *worker_loop(void *arg) {
     return NULL;
 }
 
+/* MAST with threads: each thread learns in its own copy of the search's table (a
+ * playout reads the table at every move, outside the lock: a shared one would be read
+ * while other threads' backups write it).  At the end of the run the search's table
+ * gets every thread's additions. */
+static void mast_merge(miai_mast *t, const worker *ws, uint32_t n) {
+    size_t cells = (size_t)t->n_roles * t->num_moves;
+    for (size_t c = 0; c < cells; c++) {
+        double sum = t->sum[c];
+        uint32_t count = t->n[c];
+        for (uint32_t i = 0; i < n; i++) {
+            sum += ws[i].mast.sum[c] - t->sum[c];
+            count += ws[i].mast.n[c] - t->n[c];
+        }
+        t->sum[c] = sum;
+        t->n[c] = count;
+    }
+}
+
 int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_seconds,
                             uint64_t *done) {
     uint32_t n = s->cfg.threads;
@@ -325,6 +363,7 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
     uint8_t *own_work = s->work, *own_taken = s->taken, *own_leaf = s->leaf;
     miai_move *own_moves = s->moves;
     miai_path own_path = s->path;
+    miai_mast own_mast = s->mast; /* not written during the run: its start */
     if (rc == MIAI_OK) {
         for (uint32_t i = 1; i < n; i++) miai_rng_seed(&ws[i].rng, miai_rng_next(&s->rng));
         ws[0].rng = s->rng;
@@ -341,7 +380,9 @@ int miai_search_run_threads(miai_search *s, uint64_t max_iterations, double max_
             if (ws[i].started) pthread_join(ws[i].tid, NULL);
         s->rng = ws[0].rng;
         s->threads = NULL;
+        if (s->cfg.mast) mast_merge(&own_mast, ws, n);
     }
+    s->mast = own_mast;
     s->work = own_work;
     s->moves = own_moves;
     s->taken = own_taken;

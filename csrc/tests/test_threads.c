@@ -388,6 +388,35 @@ static void test_gdl_propnet(void) {
     }
 }
 
+/* MAST playouts with 3 threads: each thread reads and writes its own copy of the
+ * table during a run (a playout reads it at every move, outside the lock), merged into
+ * the search's after the run.  The graph whole, and the table holding at least one
+ * reward an iteration (every iteration plays some move). */
+static void test_mast(void) {
+    miai_game *g = NULL;
+    uint8_t *root = connect4_root(&g);
+    if (!root) return;
+    miai_search_config cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 7, 3);
+    cfg.mast = 1;
+    cfg.mast_eps = 0.4;
+    miai_search *s = NULL;
+    CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
+    uint64_t done = 0, total = 0;
+    uint64_t parts[] = {1, 2, 3, 50, 3000};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
+        CHECK_EQ_U64(done, parts[i]);
+        total += done;
+    }
+    check_graph(g, s, root, total, 1);
+    miai_search_info info;
+    CHECK(miai_search_get_info(s, &info) == MIAI_OK);
+    CHECK(info.mast_samples >= total);
+    miai_search_free(s);
+    free(root);
+    miai_game_free(g);
+}
+
 static void test_refused(void) {
     miai_game *g = NULL;
     uint8_t *root = connect4_root(&g);
@@ -409,13 +438,6 @@ static void test_refused(void) {
     cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 1, 2);
     cfg.leaf_playouts = 4;
     CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_EINVAL);
-    cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 1, 2);
-    cfg.mast = 1; /* one MAST table per search, written by the playouts */
-    cfg.mast_eps = 0.4;
-    CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_EINVAL);
-    cfg.threads = 1;
-    CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
-    miai_search_free(s);
     free(root);
     miai_game_free(g);
 }
@@ -433,6 +455,7 @@ int main(void) {
         {"node_budget", test_node_budget},
         {"uctstar_solver", test_uctstar_solver},
         {"gdl_propnet", test_gdl_propnet},
+        {"mast", test_mast},
         {"refused", test_refused},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));

@@ -94,7 +94,7 @@ def algorithm_label(algorithm: object) -> str:
 
 
 def check_threads(algorithm: object, threads: int, virtual_loss: int,
-                  leaf_playouts: int = 1, mast: bool = False) -> None:
+                  leaf_playouts: int = 1) -> None:
     """Raise InvalidArgumentError unless ``algorithm`` can search with ``threads``
     threads (> 1: UCT, RAVE, UCT*, MCTS* and the MCTS-Solver, with or without root
     pruning; docs/search.md, "Threads")."""
@@ -118,9 +118,6 @@ def check_threads(algorithm: object, threads: int, virtual_loss: int,
             f"too; see docs/search.md)")
     if leaf_playouts > 1:
         raise InvalidArgumentError("threads > 1 does not combine with leaf_playouts > 1")
-    if mast:
-        raise InvalidArgumentError(
-            "threads > 1 does not combine with mast (one MAST table per search)")
 # MAST's epsilon-greedy default: a uniform move 40 % of the time, else the best mean
 # (the epsilon Sironi and Winands found best among MAST's variants in GGP).
 MAST_EPS = 0.4
@@ -150,7 +147,8 @@ class Search:
     ``leaf_playouts`` (default 1) playouts run from each leaf and their mean rewards
     backed up (not with RAVE); a GDL net runs them 64 at a time where that is cheaper
     (csrc/gdl/pn_lanes.c), other games one by one.  ``threads`` (default 1) threads
-    search the one graph in each run (UCT, RAVE, UCT*, MCTS*, not with ``mast``),
+    search the one graph in each run (UCT, RAVE, UCT*, MCTS*; with ``mast`` each
+    thread learns in its own copy of the table, merged after the run),
     with a virtual loss of ``virtual_loss`` visits (default 1) on a path whose playout
     is running; with 1 thread the search is the single-threaded loop, bit for bit.
     ``mast`` (default off) draws the playouts' moves by MAST (csrc/core/mast.h): from a
@@ -249,7 +247,7 @@ class Search:
         cfg.mast_temp = float(mast_temp)
         algorithm.configure(cfg)  # type: ignore[attr-defined]
         check_leaf_playouts(algorithm, leaf_playouts)
-        check_threads(algorithm, threads, virtual_loss, leaf_playouts, bool(mast))
+        check_threads(algorithm, threads, virtual_loss, leaf_playouts)
         cfg.threads = threads
         cfg.virtual_loss = virtual_loss if threads > 1 else 0
         self.threads = threads
@@ -437,6 +435,7 @@ class Search:
             "lock_held_seconds": float(i.lock_held_seconds),
             "lock_wait_seconds": float(i.lock_wait_seconds),
             "thread_seconds": float(i.thread_seconds),
+            "mast_samples": int(i.mast_samples),
         }
 
     def node(self, index: int) -> dict[str, int]:

@@ -42,7 +42,7 @@ def test_bots_without_threads_refuse_them(spec: str) -> None:
 
 
 @pytest.mark.parametrize("spec", ["uct:threads=0", "uct:threads=x", "uct:vloss=-1",
-                                  "uct:threads=2,leaf=4", "uct:threads=2,mast=1"])
+                                  "uct:threads=2,leaf=4"])
 def test_bad_thread_keys_are_refused(spec: str) -> None:
     with pytest.raises(InvalidArgumentError):
         make_bot(spec, games.create("connect4"))
@@ -73,7 +73,7 @@ def test_with_threads_adds_them_only_where_the_bot_has_them() -> None:
     assert "threads" not in with_threads("random", 3, c4).params
     assert with_threads("uct:threads=1", 3, c4).params["threads"] == "1"  # its own wins
     assert "threads" not in with_threads("uct", 1, c4).params
-    assert "threads" not in with_threads("ggp", 3, c4).params  # MAST: one thread
+    assert with_threads("ggp", 3, c4).params["threads"] == "3"  # solver and MAST too
     assert with_threads("uct:solver=1", 3, c4).params["threads"] == "3"
 
 

@@ -187,12 +187,24 @@ def test_threads_are_refused_where_not_parallel(alg: object) -> None:
     Search(state, alg, threads=1).run(iterations=10)
 
 
-def test_threads_are_refused_with_mast() -> None:
-    """MAST's table is one per search and every playout writes it: no threads."""
-    state = games.create("connect4").initial_state()
-    with pytest.raises(InvalidArgumentError, match="mast"):
-        Search(state, UCT(), threads=2, mast=True)
-    Search(state, UCT(), threads=1, mast=True).run(iterations=10)
+@pytest.mark.parametrize("game", ["tictactoe", "connect4"])
+def test_mast_tables_of_the_threads_are_merged(game: str) -> None:
+    """Each thread learns in its own copy of the MAST table during a run; after it the
+    search's table has every thread's rewards: as many a iteration as one thread's
+    search collects (none kept would leave it empty, a copy merged twice would double
+    it), over runs of 1 to 5,000 iterations."""
+    state = games.create(game).initial_state()
+    per_iteration = []
+    for threads in (1, 2, 3):
+        s = Search(state, UCT(c=0.4), seed=3, mast=True, threads=threads)
+        for n in (1, 7, 300, 5000):
+            s.run(iterations=n)
+        info = s.info()
+        assert info["iterations"] == 5308
+        per_iteration.append(info["mast_samples"] / info["iterations"])
+    one = per_iteration[0]
+    assert one > 1
+    assert all(abs(x / one - 1) < 0.15 for x in per_iteration[1:]), per_iteration
 
 
 @pytest.mark.parametrize("bad", [0, -1, 257, True, 1.5])
