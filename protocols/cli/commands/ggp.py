@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="prover search: answer after N iterations per position "
                         "(default: search until the deadline)")
     p.add_argument("--threads", type=int, default=None, metavar="N",
-                   help="search threads on a propnet (default: all cores; plain uct and "
-                        "rave only, other algorithms search with one)")
+                   help="search threads on a propnet (default: all cores, for uct, rave, "
+                        "uctstar, mctsstar, the solver and MAST, so the default ggp "
+                        "preset; ucd, auct and duct search with one)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every request")
     p.set_defaults(run=run)
 

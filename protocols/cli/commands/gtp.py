@@ -18,8 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ponder", action="store_true",
                    help="keep searching on the opponent's time (search bots)")
     p.add_argument("--threads", type=int, default=None, metavar="N",
-                   help="search threads (default: all cores; search bots with plain uct "
-                        "or rave, docs/search.md)")
+                   help="search threads (default: all cores; search bots with uct, rave, "
+                        "uctstar or mctsstar, docs/search.md)")
     p.add_argument("--log-level", default="WARNING", help="stderr log level")
     p.set_defaults(run=run)
 
