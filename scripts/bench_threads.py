@@ -10,8 +10,10 @@ packaged GDL rules on the propnet), by plain UCT, c = 0.7.
 Each measurement is a fresh process (``--one``): it builds the search from the initial
 position, runs ``--warmup`` seconds (not counted: allocation of the first arenas), then
 ``--seconds`` more, and reports the iterations of that second run over its wall time.
-The median of ``--repeat`` processes is the figure; ``speedup`` is it over the median
-at 1 thread.  Wall time, not CPU time: threads are about wall time; the iterations per CPU second
+The thread counts take turns, one process each per round, for ``--repeat`` rounds; the
+median of a thread count's processes is its figure, and ``speedup`` is the median over
+rounds of that round's rate over the round's 1-thread rate.  Wall time, not CPU time:
+threads are about wall time; the iterations per CPU second
 (``iterations_per_cpu_s``) are reported beside them, and with threads the share of the
 threads' time spent holding the search's lock and waiting for it (``lock_held``,
 ``lock_wait``): the lock-held share f bounds the speedup by 1/f on any number of cores.
@@ -101,30 +103,35 @@ def main() -> None:
     rows = []
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for game in args.games:
-        base = None
-        for threads in args.threads:
-            rates, held, waited, per_cpu = [], [], [], []
-            for r in range(args.repeat):
+        # Rounds: every thread count once per round, in turn, so that the machine's
+        # drift (a shared 2-core machine moves by a quarter between runs) hits them
+        # alike; the speedup is the median over rounds of the round's own ratio.
+        got_by = {t: [] for t in args.threads}
+        for r in range(args.repeat):
+            for threads in args.threads:
                 out = subprocess.run(
                     [sys.executable, __file__, "--one", game, str(threads),
                      "--seconds", str(args.seconds), "--warmup", str(args.warmup),
                      "--seed", str(args.seed + r)],
                     check=True, capture_output=True, text=True, env=env)
-                got = json.loads(out.stdout.strip().splitlines()[-1])
-                rates.append(got["iterations_per_s"])
-                per_cpu.append(got["iterations_per_cpu_s"])
-                if got["lock_held"] is not None:
-                    held.append(got["lock_held"])
-                    waited.append(got["lock_wait"])
+                got_by[threads].append(json.loads(out.stdout.strip().splitlines()[-1]))
+        one = got_by.get(1)
+        for threads in args.threads:
+            got = got_by[threads]
+            rates = [g["iterations_per_s"] for g in got]
+            held = [g["lock_held"] for g in got if g["lock_held"] is not None]
+            waited = [g["lock_wait"] for g in got if g["lock_wait"] is not None]
             rate = statistics.median(rates)
             lock_held = round(statistics.median(held), 3) if held else None
             lock_wait = round(statistics.median(waited), 3) if waited else None
-            if base is None:
-                base = rate if threads == 1 else None
-            speedup = rate / base if base else None
+            speedup = None
+            if one is not None:
+                speedup = statistics.median(g["iterations_per_s"] / b["iterations_per_s"]
+                                            for g, b in zip(got, one, strict=True))
             row = {"game": game, "threads": threads, "iterations_per_s": round(rate, 1),
                    "speedup": None if speedup is None else round(speedup, 3),
-                   "iterations_per_cpu_s": round(statistics.median(per_cpu), 1),
+                   "iterations_per_cpu_s": round(statistics.median(
+                       g["iterations_per_cpu_s"] for g in got), 1),
                    "lock_held": lock_held, "lock_wait": lock_wait,
                    "runs": [round(x, 1) for x in rates]}
             rows.append(row)
