@@ -147,6 +147,21 @@ out:
     return reached;
 }
 
+/* Runs of 1, 2, 3 and 50 iterations, then the rest of `budget` in two: the tiny runs
+ * start and join the threads with almost nothing to do.  Each run does its whole part
+ * unless `may_stop` (pruning to one root move, a proven root); returns the total. */
+static uint64_t run_in_parts(miai_search *s, uint64_t budget, int may_stop) {
+    uint64_t done = 0, total = 0;
+    uint64_t parts[] = {1, 2, 3, 50, (budget - 56) / 2, budget - 56 - (budget - 56) / 2};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
+        if (may_stop) CHECK(done <= parts[i]);
+        else CHECK_EQ_U64(done, parts[i]);
+        total += done;
+    }
+    return total;
+}
+
 static void search_and_check(const char *game, const double *params, uint32_t n_params,
                              uint32_t alg, uint32_t mode, uint32_t threads, uint64_t budget) {
     miai_game *g = NULL;
@@ -159,15 +174,7 @@ static void search_and_check(const char *game, const double *params, uint32_t n_
     miai_search_config cfg = config(alg, mode, 17 + threads, threads);
     miai_search *s = NULL;
     CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
-    uint64_t done = 0, total = 0;
-    /* budgets split into runs of all sizes, the tiny ones included */
-    uint64_t parts[] = {1, 2, 3, 50, budget / 2, budget - budget / 2 - 56};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
-        CHECK_EQ_U64(done, parts[i]);
-        total += done;
-    }
-    CHECK_EQ_U64(total, budget);
+    CHECK_EQ_U64(run_in_parts(s, budget, 0), budget);
     uint32_t nodes = check_graph(g, s, root, budget, mode == MIAI_MODE_DAG);
     CHECK(nodes > 10);
     miai_search_free(s);
@@ -325,13 +332,7 @@ static void test_uctstar_solver(void) {
         cfg.virtual_loss = 3;
         miai_search *s = NULL;
         CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
-        uint64_t done = 0, total = 0;
-        uint64_t parts[] = {1, 7, 300, 3000};
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-            CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
-            CHECK(done <= parts[i]);
-            total += done;
-        }
+        uint64_t total = run_in_parts(s, 3300, 1);
         CHECK(total > 10);
         check_graph(g, s, root, total, 1);
         miai_search_free(s);
@@ -355,13 +356,7 @@ static void test_gdl_propnet(void) {
         miai_search_config cfg = config(MIAI_ALG_UCT, MIAI_MODE_DAG, 41 + (uint64_t)acyclic, 3);
         miai_search *s = NULL;
         CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
-        uint64_t done = 0, total = 0;
-        uint64_t parts[] = {1, 2, 3, 50, 3000};
-        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-            CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
-            CHECK_EQ_U64(done, parts[i]);
-            total += done;
-        }
+        uint64_t total = run_in_parts(s, 3056, 0);
         miai_search_info info;
         CHECK(miai_search_get_info(s, &info) == MIAI_OK);
         CHECK_EQ_U64(info.iterations, total);
@@ -401,13 +396,7 @@ static void test_mast(void) {
     cfg.mast_eps = 0.4;
     miai_search *s = NULL;
     CHECK(miai_search_create(g, root, &cfg, &s) == MIAI_OK);
-    uint64_t done = 0, total = 0;
-    uint64_t parts[] = {1, 2, 3, 50, 3000};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        CHECK(miai_search_run(s, parts[i], 0.0, &done) == MIAI_OK);
-        CHECK_EQ_U64(done, parts[i]);
-        total += done;
-    }
+    uint64_t total = run_in_parts(s, 3056, 0);
     check_graph(g, s, root, total, 1);
     miai_search_info info;
     CHECK(miai_search_get_info(s, &info) == MIAI_OK);
