@@ -6,7 +6,9 @@ Spec: ``gobot:alg=rave,playout=7,prior=20,seconds=2`` -- keys:
              atari answers + self-atari avoidance + patterns; 0 = light playouts)
     priors   extra Go knowledge in the priors (with ``knowledge=1``), bits: 1 = first-
              and second-line malus, 2 = ladder reading (engine.go.PRIOR_LINES and
-             PRIOR_LADDER, carried by the same game parameter); default by board
+             PRIOR_LADDER, carried by the same game parameter), 4 = the learned move
+             model (engine.go.PRIOR_MODEL; it replaces bits 1 and 2, whose rules are
+             among its features); default by board
              size (:func:`default_priors`): 3 = both on 9x9 and larger (self-play
              on 9x9: 73% at 1,000 and 67% at 5,000 iterations a move against 0),
              0 below, where every point is near the edge
@@ -52,12 +54,13 @@ class GoBot(SearchBot):
         if game.name != "go":
             raise InvalidArgumentError(f"the Go bot plays Go, not {game.spec}")
         priors = plain.get_int("priors", default_priors(go.board_size(game)),
-                               minimum=0, maximum=3) or 0
+                               minimum=0, maximum=7) or 0
         lgr = plain.get_int("lgr", 0, minimum=0, maximum=2) or 0
         lgr_bits = (0, go.POLICY_LGR, go.POLICY_LGR | go.POLICY_LGR2)[lgr]
         # The game parameter that carries all three (priors as PRIOR_LINES,
         # PRIOR_LADDER; lgr as POLICY_LGR, POLICY_LGR2).
-        self.policy = playout | priors * go.PRIOR_LINES | lgr_bits
+        self.policy = (playout | (priors & 3) * go.PRIOR_LINES
+                       | (go.PRIOR_MODEL if priors & 4 else 0) | lgr_bits)
         algorithm = own.get("alg", DEFAULT_ALGORITHM).strip().lower()
         self._games: dict[str, Game] = {}
         super().__init__(BotSpec(algorithm, rest), game)

@@ -312,6 +312,7 @@ POLICY_FULL = POLICY_ATARI | POLICY_SELF_ATARI | POLICY_PATTERN
 # Bits of the same parameter that change only the search's priors (go_prior_kinds):
 PRIOR_LINES = 16
 PRIOR_LADDER = 32
+PRIOR_MODEL = 256  # the learned move model's priors (engine.go_model) replace the rules
 # Last-good-reply playouts (a search's playouts only; engine.go_lgr drives them by hand).
 POLICY_LGR = 64
 POLICY_LGR2 = 128  # with POLICY_LGR: replies to the last two moves too (LGRF-2)

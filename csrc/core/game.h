@@ -93,6 +93,11 @@ typedef struct miai_game_ops {
      * one) or 0.  MIAI_OK, or an error (the search then goes without). */
     int (*prior_kinds)(const miai_game *g, const void *state, const miai_move *moves,
                        uint32_t n, int8_t *kind);
+    /* Graded prior knowledge, asked before prior_kinds: q[i] in [0, 1], the share of
+     * a prior's virtual visits that are wins (0.5: no opinion).  MIAI_OK, or an error
+     * (the search then asks prior_kinds). */
+    int (*prior_values)(const miai_game *g, const void *state, const miai_move *moves,
+                        uint32_t n, float *q);
     /* Ownership of a finished position, per point of the board: the number of points
      * (> 0), and owner_add adding 1 to first[p] for each point p owned by role 0 and to
      * second[p] for each one owned by role 1 (cap >= the number of points; MIAI_OK or

@@ -2,7 +2,7 @@
  *
  * Parameters: size (integer 5..19, default 9), komi (any finite number, default 7.5:
  * GTP's komi is any float) and policy (integer 0..255, default 0: the playout policy's
- * bits 1..8, the priors' bits 16, 32 and last-good-reply playouts 64, 128, go_policy.h;
+ * bits 1..8, the priors' bits 16, 32, 256 and last-good-reply playouts 64, 128, go_policy.h;
  * 0 = light uniform playouts).  Roles: 0 = black (moves first), 1 = white.
  *
  * Rules: captures; suicide is illegal; positional superko (a stone may not recreate
@@ -211,6 +211,11 @@ static int go_prior_hook(const miai_game *g, const void *state, const miai_move 
     return go_prior_kinds(go_d(g), state, moves, n, kind);
 }
 
+static int go_prior_values_hook(const miai_game *g, const void *state,
+                                const miai_move *moves, uint32_t n, float *q) {
+    return go_prior_values(go_d(g), state, moves, n, q);
+}
+
 static uint32_t go_owner_points(const miai_game *g) { return go_d(g)->n_moves; }
 
 static int go_owner_add(const miai_game *g, const void *state, uint32_t *black,
@@ -235,6 +240,7 @@ static const miai_game_ops go_ops = {
     .check = go_check,
     .destroy = go_destroy,
     .prior_kinds = go_prior_hook,
+    .prior_values = go_prior_values_hook,
     .owner_points = go_owner_points,
     .owner_add = go_owner_add,
     .playout_memory = go_playout_memory,

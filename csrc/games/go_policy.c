@@ -606,7 +606,7 @@ int go_ladder_read(const go_data *d, const void *state, uint32_t gp, uint8_t *sc
 /* ---- priors ---- */
 
 /* The 1-based line of point p (1 = the edge line). */
-static uint32_t go_line(const go_data *d, uint32_t p) {
+uint32_t go_line(const go_data *d, uint32_t p) {
     uint32_t r = p / d->W - 1, c = p % d->W - 1, n = d->size;
     uint32_t a = r < n - 1 - r ? r : n - 1 - r, b = c < n - 1 - c ? c : n - 1 - c;
     return 1 + (a < b ? a : b);
@@ -626,7 +626,7 @@ static bool go_empty_area(const go_view *v, uint32_t p) {
 
 /* The enemy groups (colour o) that c at p would put in atari: next to p, with exactly
  * the two liberties p and another (go_other_lib); their roots into g[], the count. */
-static uint32_t go_ataris_at(const go_view *v, uint32_t p, uint32_t o, uint32_t g[4]) {
+uint32_t go_ataris_at(const go_view *v, uint32_t p, uint32_t o, uint32_t g[4]) {
     const uint32_t nbs[4] = {p - v->W, p - 1, p + 1, p + v->W};
     uint32_t all[4], m[4], n = go_own_groups(v, nbs, o, all, m), k = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -638,13 +638,13 @@ static uint32_t go_ataris_at(const go_view *v, uint32_t p, uint32_t o, uint32_t 
 
 /* The ladder reader's levels and one more state, had once per go_prior_kinds call
  * (only when a move needs a read). */
-static uint8_t *go_scratch(const go_data *d, uint8_t **scratch) {
+uint8_t *go_scratch(const go_data *d, uint8_t **scratch) {
     if (!*scratch) *scratch = malloc((size_t)(go_ladder_levels(d) + 1) * d->state_size);
     return *scratch;
 }
 
 /* The ladder rule for c at p (GO_PRIOR_LADDER): +1, -1 or 0; -2 out of memory. */
-static int go_ladder_kind(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch) {
+int go_ladder_kind(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch) {
     const go_data *d = v->d;
     const uint32_t W = v->W, o = 3 - c;
     uint32_t g[4], n = go_ataris_at(v, p, o, g);

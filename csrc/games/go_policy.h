@@ -40,7 +40,10 @@
 #define GO_POLICY_LGR 64u
 /* With GO_POLICY_LGR: also the replies to the last two moves (LGRF-2), tried first. */
 #define GO_POLICY_LGR2 128u
-#define GO_POLICY_MAX 255u
+/* Priors from the learned move model (go_model_api.h) in place of go_prior_kinds'
+ * rules (go_prior_values). */
+#define GO_PRIOR_MODEL 256u
+#define GO_POLICY_MAX 511u
 #define GO_SELF_ATARI_MIN 2u
 
 /* Fill d->pattern3 (one bit per 3x3 neighbourhood code, see go_pattern_code). */
@@ -96,6 +99,27 @@ uint32_t go_atari_replies(const go_view *v, uint32_t last, uint32_t c, uint32_t 
  * cannot be had.  The Go game offers it to searches as its prior_kinds hook (game.h). */
 int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, uint32_t n,
                    int8_t *kind);
+
+/* Helpers the priors share with the learned move model (go_model.c):
+ *   go_line        the 1-based line of point p (1 = the edge line);
+ *   go_ataris_at   the enemy groups (colour o) that a stone at p would put in atari
+ *                  (they have exactly the two liberties p and another): roots into g[];
+ *   go_ladder_kind the GO_PRIOR_LADDER rule for colour c at p: +1 an atari whose ladder
+ *                  captures, -1 an extension (capturing nothing) of an own group in
+ *                  atari that the ladder then captures, 0 neither, -2 out of memory;
+ *                  *scratch is go_scratch's buffer, had on first need (free it). */
+uint32_t go_line(const go_data *d, uint32_t p);
+uint32_t go_ataris_at(const go_view *v, uint32_t p, uint32_t o, uint32_t g[4]);
+uint8_t *go_scratch(const go_data *d, uint8_t **scratch);
+int go_ladder_kind(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch);
+
+/* Graded priors (the Go game's prior_values hook): with GO_PRIOR_MODEL, the learned
+ * model's probability p[i] of each move (go_model_api.h) as a virtual win rate
+ * q[i] = x / (1 + x), x = n p[i]: 0.5 for a move of average probability 1/n, towards
+ * 1 for a move the model expects, towards 0 for one it does not; without the bit,
+ * q[i] = (1 + go_prior_kinds' kind) / 2.  Errors as go_prior_kinds. */
+int go_prior_values(const go_data *d, const void *state, const miai_move *moves,
+                    uint32_t n, float *q);
 
 /* Ladder reading.  Group G (the stone at gp, colour e) has exactly one liberty and e
  * moves next: is G captured when e extends at the liberty and the attacker answers

@@ -32,9 +32,11 @@
  *
  * Parameters: params[0] = w_init > 0 (0.9), params[1] = w_final > 0 (20000),
  * params[2] = prior visits >= 0 (0: no priors), params[3] = 1 for game knowledge in
- * the prior (the game's prior_kinds hook, game.h -- Go has one: good moves start at a
- * virtual win rate of 1, bad ones at 0, the rest at 0.5; a game without the hook gets
- * the even prior), 0 for the even prior 0.5 only; params[4] = fpu >= 0;
+ * the prior (the game's prior_values hook, game.h, a virtual win rate per move; else
+ * its prior_kinds hook -- Go has both: good moves start at a virtual win rate of 1,
+ * bad ones at 0, the rest at 0.5, or with the learned model the rate of
+ * go_prior_values; a game without either gets the even prior), 0 for the even prior
+ * 0.5 only; params[4] = fpu >= 0;
  * params[5] = 1 to count, per root edge, who owns each point at the end of the
  * playouts through it (the game's owner_points / owner_add hooks; init refuses a
  * game without them -- Go has them), the territory statistics of Huang et al.'s
@@ -62,6 +64,7 @@ typedef struct {
     uint32_t gen;
     miai_move *pmoves;  /* scratch for priors */
     int8_t *kinds;
+    float *values;      /* the prior_values hook's answers */
     /* Territory counts per root edge (params[5]): visits, and per point black/white
      * owner counts in rows of n_points; for the root with keys terr_key/terr_key2. */
     bool territory;
@@ -91,6 +94,7 @@ static void rave_destroy(miai_policy *p) {
     free(a->who);
     free(a->pmoves);
     free(a->kinds);
+    free(a->values);
     free(a->terr_visits);
     free(a->terr_black);
     free(a->terr_white);
@@ -135,6 +139,7 @@ static int rave_init(miai_policy *p, miai_search *s) {
     a->who = calloc(nm, sizeof *a->who);
     a->pmoves = malloc(sizeof *a->pmoves * nl);
     a->kinds = malloc(sizeof *a->kinds * nl);
+    a->values = malloc(sizeof *a->values * nl);
     if (pr[5] == 1) {
         a->territory = true;
         a->n_points = n_points;
@@ -157,7 +162,7 @@ static int rave_init(miai_policy *p, miai_search *s) {
         a->acc_cap = 1024;
         a->acc = calloc(a->acc_cap, sizeof *a->acc);
     }
-    if (!a->seq || !a->who_seq || !a->stamp || !a->who || !a->pmoves || !a->kinds ||
+    if (!a->seq || !a->who_seq || !a->stamp || !a->who || !a->pmoves || !a->kinds || !a->values ||
         (accel && !a->acc)) {
         rave_destroy(p);
         return MIAI_ENOMEM;
@@ -236,15 +241,17 @@ static void rave_on_expand(miai_policy *p, miai_search *s, uint32_t node) {
     uint32_t first = x->first_edge, n = x->n_edges;
     accel_on_expand(a, d, first, n);
     if (a->prior_n <= 0) return;
-    bool known = false;
+    bool valued = false, known = false;
     if (a->knowledge && n) {
         for (uint32_t i = 0; i < n; i++) a->pmoves[i] = d->edges[first + i].move;
         const miai_game *g = s->game;
-        known = g->ops->prior_kinds &&
+        valued = g->ops->prior_values &&
+                 g->ops->prior_values(g, s->work, a->pmoves, n, a->values) == MIAI_OK;
+        known = !valued && g->ops->prior_kinds &&
                 g->ops->prior_kinds(g, s->work, a->pmoves, n, a->kinds) == MIAI_OK;
     }
     for (uint32_t i = 0; i < n; i++) {
-        double q = known ? 0.5 + 0.5 * a->kinds[i] : 0.5;
+        double q = valued ? a->values[i] : known ? 0.5 + 0.5 * a->kinds[i] : 0.5;
         miai_edge *e = &d->edges[first + i];
         e->alg_b = (float)a->prior_n;
         e->alg_a = a->prior_n * q;

@@ -89,7 +89,7 @@ def test_priors_key_sets_the_prior_bits_of_the_search_game() -> None:
         r, c = divmod(e.move, 7)
         assert e.alg_a == (0 if min(r, c, 6 - r, 6 - c) <= 1 else 10)
     with pytest.raises(InvalidArgumentError):
-        make_bot("gobot:priors=4,iterations=5", game)
+        make_bot("gobot:priors=8,iterations=5", game)
 
 
 def test_in_game_keeps_the_position() -> None:

@@ -44,7 +44,7 @@ def test_the_bit_is_a_parameter_and_needs_a_memory() -> None:
     games.create("go", size=9, policy=FULL | LGR)
     games.create("go", size=9, policy=FULL | LGR | LGR2)
     with pytest.raises(InvalidArgumentError):
-        games.create("go", size=9, policy=256)
+        games.create("go", size=9, policy=512)
     with pytest.raises(InvalidArgumentError):  # the two-move table needs its bit
         ReplyMemory(games.create("go", size=9, policy=FULL | LGR)).reply2(0, 1, 2)
     with pytest.raises(InvalidArgumentError):

@@ -37,7 +37,7 @@ def first_moves(st, seeds=SEEDS) -> set[int]:
 
 def test_policy_parameter_is_validated() -> None:
     with pytest.raises(InvalidArgumentError):
-        games.create("go", size=9, policy=256)
+        games.create("go", size=9, policy=512)
     with pytest.raises(InvalidArgumentError):
         games.create("go", size=9, policy=1.5)
 
