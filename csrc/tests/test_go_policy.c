@@ -8,6 +8,7 @@
 #include "../core/game.h"
 #include "../games/go_api.h"
 #include "../games/go_lgr_api.h"
+#include "../games/go_model_api.h"
 #include "../search/search_api.h"
 #include "../search/search_rave_api.h"
 #include "ctest.h"
@@ -191,11 +192,67 @@ static void lgr_searches_and_bad_arguments(void) {
     miai_game_free(plain);
 }
 
+/* The learned model: RAVE with its priors on 9x9 and 19x19 (features of every legal
+ * move of every expanded node, ladder reads included), its features and probabilities
+ * on random positions, and bad arguments. */
+static void model_priors_and_bad_arguments(void) {
+    const double sizes[] = {9, 19};
+    for (size_t si = 0; si < 2; si++) {
+        miai_game *g = make_go(sizes[si], 7 | 256);
+        CHECK(g != NULL);
+        if (!g) continue;
+        miai_game_facts f;
+        miai_game_get_facts(g, &f);
+        uint8_t *s = malloc(f.state_size);
+        miai_move *moves = malloc(sizeof(miai_move) * f.max_legal);
+        uint32_t *feats = malloc(sizeof(uint32_t) * GO_FEATURES * f.max_legal);
+        double *prob = malloc(sizeof(double) * f.max_legal);
+        miai_rng rng;
+        miai_rng_seed(&rng, 9);
+        miai_state_init(g, s);
+        for (int ply = 0; ply < 60 && miai_chead_of(s)->to_move >= 0; ply++) {
+            uint32_t n = g->ops->legal(g, s, (uint32_t)miai_chead_of(s)->to_move, moves);
+            CHECK(go_move_features(g, s, moves, n, feats, GO_FEATURES * n) == MIAI_OK);
+            CHECK(go_model_probs(g, s, moves, n, prob) == MIAI_OK);
+            double total = 0;
+            for (uint32_t i = 0; i < n; i++) total += prob[i];
+            CHECK(total > 0.999 && total < 1.001);
+            CHECK(miai_state_play(g, s, moves[miai_rng_below(&rng, n - 1 ? n - 1 : 1)]) ==
+                  MIAI_OK);
+        }
+        uint32_t n = g->ops->legal(g, s, (uint32_t)miai_chead_of(s)->to_move, moves);
+        CHECK(go_move_features(g, s, moves, n, feats, GO_FEATURES * n - 1) == MIAI_EINVAL);
+        CHECK(go_move_features(NULL, s, moves, n, feats, GO_FEATURES * n) == MIAI_EINVAL);
+        miai_move bad = f.num_moves;
+        CHECK(go_move_features(g, s, &bad, 1, feats, GO_FEATURES) == MIAI_EINVAL);
+        CHECK(go_model_probs(g, s, &bad, 1, prob) == MIAI_EINVAL);
+        miai_search_config cfg = rave_config(0);
+        miai_search *search = NULL;
+        CHECK(miai_search_create(g, s, &cfg, &search) == MIAI_OK);
+        uint64_t done = 0;
+        CHECK(miai_search_run(search, 1500, 0, &done) == MIAI_OK && done == 1500);
+        miai_search_free(search);
+        free(s);
+        free(moves);
+        free(feats);
+        free(prob);
+        miai_game_free(g);
+    }
+    miai_game *ttt = NULL;
+    CHECK(miai_game_create("tictactoe", NULL, 0, &ttt) == MIAI_OK);
+    uint8_t buf[64] = {0};
+    miai_move m = 0;
+    uint32_t out[GO_FEATURES];
+    CHECK(go_move_features(ttt, buf, &m, 1, out, GO_FEATURES) == MIAI_EINVAL);
+    miai_game_free(ttt);
+}
+
 int main(void) {
     const ctest_case cases[] = {
         {"lgr_searches_and_bad_arguments", lgr_searches_and_bad_arguments},
         {"every_mask_keeps_the_board_sound", every_mask_keeps_the_board_sound},
         {"rave_runs_on_go_and_elsewhere", rave_runs_on_go_and_elsewhere},
+        {"model_priors_and_bad_arguments", model_priors_and_bad_arguments},
     };
     return ctest_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }
