@@ -37,6 +37,12 @@ from scripts.match_gnugo import read_log  # noqa: E402
 BUDGETS = (500, 1000, 2000, 5000, 10000)
 
 
+def games_text(ns: list[int]) -> str:
+    """'40' when every point has 40 games, '40–65' otherwise."""
+    lo, hi = min(ns, default=0), max(ns, default=0)
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
 def log_path(out: Path, budget: int) -> Path:
     return out / f"it{budget}.jsonl"
 
@@ -117,7 +123,7 @@ def plot(path: Path, series: list[tuple[str, Path]]) -> None:
             hi.append(100 * (high - rate))
             ns.append(len(outcomes))
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=4, color=f"C{k}",
-                    label=f"{label} ({min(ns, default=0)}–{max(ns, default=0)} games a point)")
+                    label=f"{label} ({games_text(ns)} games a point)")
     for y, text, style in ((85, "target at 1k: 85%", "--"), (90, "Pachi at 500: 90%", ":")):
         ax.axhline(y, color="grey", linestyle=style, linewidth=1)
         ax.text(420, y, " " + text, va="bottom", fontsize=8, color="grey")
