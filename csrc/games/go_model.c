@@ -13,20 +13,14 @@
 static const int8_t ring_dr[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 static const int8_t ring_dc[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
 
-/* Where ring cell i goes under symmetry t (bit 0: transpose, bit 1: flip rows,
- * bit 2: flip columns). */
-static uint32_t sym_cell(uint32_t t, uint32_t i) {
-    int32_t r = ring_dr[i], c = ring_dc[i];
-    if (t & 1) {
-        int32_t x = r;
-        r = c;
-        c = x;
-    }
-    if (t & 2) r = -r;
-    if (t & 4) c = -c;
-    uint32_t idx = (uint32_t)((r + 1) * 3 + (c + 1)); /* 0..8, 4 is the centre */
-    return idx < 4 ? idx : idx - 1;
-}
+/* Where ring cell i goes under symmetry t (bit 0: transpose, bit 1: flip rows, bit 2:
+ * flip columns): sym_cell[t][i] is the ring index of (dr, dc) so transformed.  The
+ * table is written out (tests/reference/go_model.py enumerates the symmetries its own
+ * way, and the keys agree on random positions). */
+static const uint8_t sym_cell[8][8] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {0, 3, 5, 1, 6, 2, 4, 7}, {5, 6, 7, 3, 4, 0, 1, 2},
+    {5, 3, 0, 6, 1, 7, 4, 2}, {2, 1, 0, 4, 3, 7, 6, 5}, {2, 4, 7, 1, 6, 0, 3, 5},
+    {7, 6, 5, 4, 3, 2, 1, 0}, {7, 4, 2, 6, 1, 5, 3, 0}};
 
 uint32_t go_pattern_key(const go_view *v, uint32_t p, uint32_t c) {
     uint32_t cell[8];
@@ -41,7 +35,7 @@ uint32_t go_pattern_key(const go_view *v, uint32_t p, uint32_t c) {
     uint32_t best = UINT32_MAX;
     for (uint32_t t = 0; t < 8; t++) {
         uint32_t key = 0;
-        for (uint32_t i = 0; i < 8; i++) key |= cell[i] << (3 * sym_cell(t, i));
+        for (uint32_t i = 0; i < 8; i++) key |= cell[i] << (3u * sym_cell[t][i]);
         if (key < best) best = key;
     }
     return best;
@@ -120,7 +114,7 @@ static int escape_level(const go_view *v, uint32_t p, uint32_t c, int ladder,
 }
 
 static uint32_t self_atari_level(const go_view *v, uint32_t p, uint32_t c) {
-    if (go_captures_at(v, p, c) || go_libs_after(v, p, c, 2) >= 2) return 0;
+    if (go_captures_at(v, p, c) || go_two_libs_after(v, p, c)) return 0;
     const uint32_t W = v->W;
     const uint32_t nbs[4] = {p - W, p - 1, p + 1, p + W};
     for (int k = 0; k < 4; k++)
