@@ -2,7 +2,6 @@
  * probability of each move as the product of its features' gammas (Coulom 2007). */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "go.h"
 #include "go_model.h"
@@ -75,13 +74,8 @@ static uint32_t capture_level(const go_view *v, uint32_t p, uint32_t c) {
  * group's adjacent stones only, and an escape that captures a big group has more. */
 static int exact_libs_after(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch,
                             uint32_t *libs) {
-    const go_data *d = v->d;
-    uint8_t *buf = go_scratch(d, scratch);
-    if (!buf) return -2;
-    uint8_t *after = buf + (size_t)go_ladder_levels(d) * d->state_size;
-    memcpy(after, v->f, d->state_size);
-    go_view w = go_view_of(d, after);
-    go_place(&w, p, c);
+    go_view w;
+    if (!go_after_move(v, p, c, scratch, &w)) return -2;
     uint32_t found[3], n = 0, st = p;
     do {
         const uint32_t around[4] = {st - w.W, st - 1, st + 1, st + w.W};

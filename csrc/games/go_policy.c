@@ -643,24 +643,32 @@ uint8_t *go_scratch(const go_data *d, uint8_t **scratch) {
     return *scratch;
 }
 
+uint8_t *go_after_move(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch,
+                       go_view *w) {
+    const go_data *d = v->d;
+    uint8_t *buf = go_scratch(d, scratch);
+    if (!buf) return NULL;
+    uint8_t *after = buf + (size_t)go_ladder_levels(d) * d->state_size;
+    memcpy(after, v->f, d->state_size);
+    *w = go_view_of(d, after);
+    go_place(w, p, c);
+    return after;
+}
+
 /* The ladder rule for c at p (GO_PRIOR_LADDER): +1, -1 or 0; -2 out of memory. */
 int go_ladder_kind(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch) {
     const go_data *d = v->d;
     const uint32_t W = v->W, o = 3 - c;
     uint32_t g[4], n = go_ataris_at(v, p, o, g);
     if (n && p != v->f->ko && !go_is_suicide(v, p, c)) {
-        uint8_t *buf = go_scratch(d, scratch);
-        if (!buf) return -2;
-        /* The position after c plays p, in the state past the reader's levels. */
-        uint8_t *after = buf + (size_t)go_ladder_levels(d) * d->state_size;
-        memcpy(after, v->f, d->state_size);
-        go_view w = go_view_of(d, after);
-        go_place(&w, p, c);
+        go_view w;
+        uint8_t *after = go_after_move(v, p, c, scratch, &w);
+        if (!after) return -2;
         for (uint32_t i = 0; i < n; i++) {
             bool taken = false;
             /* g[i] is a root before the move; the group's stones keep it as gid. */
             if (go_is_stone(w.color[g[i]]) && go_lib1(&w, w.gid[g[i]]) &&
-                go_ladder_read(d, after, g[i], buf, &taken) == MIAI_OK && taken)
+                go_ladder_read(d, after, g[i], *scratch, &taken) == MIAI_OK && taken)
                 return 1;
         }
     }

@@ -111,6 +111,11 @@ int go_prior_kinds(const go_data *d, const void *state, const miai_move *moves, 
 uint32_t go_line(const go_data *d, uint32_t p);
 uint32_t go_ataris_at(const go_view *v, uint32_t p, uint32_t o, uint32_t g[4]);
 uint8_t *go_scratch(const go_data *d, uint8_t **scratch);
+/* The position after colour c plays empty p (go_place: captures and the ko point),
+ * built in the state of *scratch past the ladder reader's levels (so a ladder read
+ * from it does not overwrite it); *w its view.  NULL without memory. */
+uint8_t *go_after_move(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch,
+                       go_view *w);
 int go_ladder_kind(const go_view *v, uint32_t p, uint32_t c, uint8_t **scratch);
 
 /* Graded priors (the Go game's prior_values hook): with GO_PRIOR_MODEL, the learned
