@@ -13,7 +13,8 @@ game is held out and the report gives the share of its teacher moves the model r
 first, against the old prior kinds (+1/0/-1) of go9's knowledge.
 
     python3 scripts/learn_go_patterns.py docs/data/go-gnugo-l10-2s/sgf \
-        docs/data/go-gnugo-l10-10s/sgf docs/data/go-curve/*/it* \
+        docs/data/go-gnugo-l10-10s/sgf docs/data/go-curve/before/it[0-9]* \
+        docs/data/go-curve/priors3/it[0-9]* \
         --header csrc/games/go_model_data.h --json docs/data/go-model/fit.json
 
 Each directory of SGFs (gameNNNN.sgf) finds its log beside it: DIR.jsonl, or else
