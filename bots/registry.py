@@ -61,9 +61,11 @@ PRESETS: dict[str, str] = {
     # The Go bot `miai gtp` plays by default (the GTP clock can only lower `seconds`):
     # RAVE with Go-knowledge priors over heavy playouts, the tree kept between moves
     # (docs/results.md has the comparisons behind it).
-    "go9": "gobot:alg=rave,playout=7,prior=20,knowledge=1,seconds=2",
+    # The prior's visits are the Go bot's by board (bots.go_bot: 10 with the learned
+    # model on 9x9, 20 with the line and ladder rules elsewhere).
+    "go9": "gobot:alg=rave,playout=7,knowledge=1,seconds=2",
     # The same for any board size.
-    "go": "gobot:alg=rave,playout=7,prior=20,knowledge=1,seconds=5",
+    "go": "gobot:alg=rave,playout=7,knowledge=1,seconds=5",
     # GGP (issue 31): UCT with the MCTS-Solver, its proofs used at once (a proven root
     # ends the search: engine.search.Search.solved), and MAST playouts learning which
     # moves are good during the match.  Each part is a key (solver=0, mast=0 turn it

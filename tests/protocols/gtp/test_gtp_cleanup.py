@@ -15,7 +15,7 @@ from tests.helpers.gtp_pipe import RawGtp
 
 GNUGO = resolve_command("gnugo")[0]
 needs_gnugo = pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go not installed")
-BOT = "gobot:alg=rave,playout=7,prior=20,knowledge=1,iterations=400"
+BOT = "gobot:alg=rave,playout=7,knowledge=1,iterations=400"  # the board's default priors
 WALLS = [f"play {colour} {col}{row}" for col in "ABCDEFGHJ"
          for colour, row in (("b", 6), ("w", 4))]  # black owns the top, white the bottom
 
