@@ -1,9 +1,7 @@
 /* go_model.c -- the learned move model of go_model_api.h: move features and the
  * probability of each move as the product of its features' gammas (Coulom 2007). */
-#include <math.h>
 #include <stdlib.h>
 
-#include "go.h"
 #include "go_model.h"
 #include "go_model_data.h"
 #include "go_policy.h"
@@ -151,8 +149,8 @@ static int move_features(const go_view *v, miai_move m, uint32_t c, uint8_t **sc
     return 0;
 }
 
-static int features(const go_data *d, const void *state, const miai_move *moves,
-                    uint32_t n, uint32_t *out) {
+int go_model_features(const go_data *d, const void *state, const miai_move *moves,
+                      uint32_t n, uint32_t *out) {
     go_view v = go_cview_of(d, state);
     int32_t mover = v.f->head.to_move;
     if (mover != 0 && mover != 1) mover = v.f->next_role;
@@ -166,13 +164,6 @@ static int features(const go_data *d, const void *state, const miai_move *moves,
             rc = MIAI_ENOMEM;
     free(scratch);
     return rc;
-}
-
-int go_move_features(const miai_game *g, const void *state, const miai_move *moves,
-                     uint32_t n, uint32_t *out, uint32_t cap) {
-    if (!go_is_go(g) || !state || (n && (!moves || !out))) return MIAI_EINVAL;
-    if ((uint64_t)n * GO_FEATURES > cap) return MIAI_EINVAL;
-    return features(g->data, state, moves, n, out);
 }
 
 static double pattern_gamma(uint32_t key) {
@@ -201,35 +192,13 @@ int go_model_strengths(const go_data *d, const void *state, const miai_move *mov
                        uint32_t n, double *out) {
     uint32_t *f = malloc(sizeof *f * GO_FEATURES * (n ? n : 1));
     if (!f) return MIAI_ENOMEM;
-    int rc = features(d, state, moves, n, f);
+    int rc = go_model_features(d, state, moves, n, f);
     for (uint32_t i = 0; i < n && rc == MIAI_OK; i++) out[i] = strength(f + i * GO_FEATURES);
     free(f);
     return rc;
 }
 
-int go_model_probs(const miai_game *g, const void *state, const miai_move *moves,
-                   uint32_t n, double *prob) {
-    if (!go_is_go(g) || !state || (n && (!moves || !prob))) return MIAI_EINVAL;
-    int rc = go_model_strengths(g->data, state, moves, n, prob);
-    if (rc != MIAI_OK) return rc;
-    double total = 0;
-    for (uint32_t i = 0; i < n; i++) total += prob[i];
-    for (uint32_t i = 0; i < n; i++) prob[i] = total > 0 ? prob[i] / total : 1.0 / n;
-    return MIAI_OK;
-}
-
-int go_knowledge_kinds(const miai_game *g, const void *state, const miai_move *moves,
-                       uint32_t n, int8_t *kind) {
-    if (!go_is_go(g) || !state) return MIAI_EINVAL;
-    return go_prior_kinds(g->data, state, moves, n, kind);
-}
-
-int go_model_info(uint32_t *n_patterns, uint32_t *levels) {
-    if (!n_patterns || !levels) return MIAI_EINVAL;
-    *n_patterns = GO_MODEL_PATTERNS;
-    *levels = GO_MODEL_LEVELS;
-    return MIAI_OK;
-}
+uint32_t go_model_pattern_count(void) { return GO_MODEL_PATTERNS; }
 
 int go_prior_values(const go_data *d, const void *state, const miai_move *moves,
                     uint32_t n, float *q) {
