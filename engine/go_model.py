@@ -29,7 +29,12 @@ assert len(GROUPS) == N_GROUPS
 def _moves_of(state: State, moves: Sequence[Move] | None) -> list[Move]:
     if not isinstance(state, State) or state.game.name != "go":
         raise InvalidArgumentError(f"a Go state is needed, not {state!r}")
-    return list(state.legal_moves() if moves is None else moves)
+    out = list(state.legal_moves() if moves is None else moves)
+    limit = state.game.num_moves
+    for m in out:
+        if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m < limit:
+            raise InvalidArgumentError(f"a move id is an integer in [0, {limit}), not {m!r}")
+    return out
 
 
 def features(state: State, moves: Sequence[Move] | None = None) -> np.ndarray:

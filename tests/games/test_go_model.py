@@ -142,8 +142,11 @@ def test_the_shipped_model_saves_a_group_in_atari_first() -> None:
 
 def test_bad_input_is_refused() -> None:
     st = games.create("go", size=9, komi=7).initial_state()
-    with pytest.raises(InvalidArgumentError):
-        go_model.features(st, [82])
+    for bad in ([82], [-1], [2**40], ["D4"], [True]):
+        with pytest.raises(InvalidArgumentError):
+            go_model.features(st, bad)
+        with pytest.raises(InvalidArgumentError):
+            go_model.probabilities(st, bad)
     with pytest.raises(InvalidArgumentError):
         go_model.features(games.create("connect4").initial_state())
 
