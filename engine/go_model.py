@@ -10,6 +10,7 @@ moves' strengths.  ``scripts/learn_go_patterns.py`` fits the gammas.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,11 +30,19 @@ assert len(GROUPS) == N_GROUPS
 def _moves_of(state: State, moves: Sequence[Move] | None) -> list[Move]:
     if not isinstance(state, State) or state.game.name != "go":
         raise InvalidArgumentError(f"a Go state is needed, not {state!r}")
-    out = list(state.legal_moves() if moves is None else moves)
+    given = list(state.legal_moves() if moves is None else moves)
     limit = state.game.num_moves
-    for m in out:
-        if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m < limit:
+    out = []
+    for m in given:
+        try:
+            if isinstance(m, bool):
+                raise TypeError
+            k = operator.index(m)  # int and numpy integers; not floats, text, bools
+        except TypeError:
+            k = -1
+        if not 0 <= k < limit:
             raise InvalidArgumentError(f"a move id is an integer in [0, {limit}), not {m!r}")
+        out.append(k)
     return out
 
 
