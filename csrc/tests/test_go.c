@@ -136,14 +136,14 @@ static void bad_arguments_are_refused(void) {
     miai_game *g = make_go(9, 7.5), *ttt = NULL;
     CHECK(miai_game_create("tictactoe", NULL, 0, &ttt) == MIAI_OK);
     double endless[3] = {9, INFINITY, 0}, none[3] = {9, NAN, 0}, big[3] = {21, 7.5, 0},
-           pol[3] = {9, 7.5, 256}, quarter[3] = {9, 6.25, 0};
+           pol[3] = {9, 7.5, 512}, quarter[3] = {9, 6.25, 0};
     miai_game *bad = NULL, *any_komi = NULL;
     CHECK(miai_game_create("go", endless, 3, &bad) == MIAI_EINVAL && bad == NULL);
     CHECK(miai_game_create("go", none, 3, &bad) == MIAI_EINVAL && bad == NULL);
     CHECK(miai_game_create("go", quarter, 3, &any_komi) == MIAI_OK); /* GTP: any komi */
     miai_game_free(any_komi);
     CHECK(miai_game_create("go", big, 3, &bad) == MIAI_EINVAL);
-    CHECK(miai_game_create("go", pol, 3, &bad) == MIAI_EINVAL);
+    CHECK(miai_game_create("go", pol, 3, &bad) == MIAI_EINVAL && bad == NULL);
     if (!g || !ttt) {
         miai_game_free(g);
         miai_game_free(ttt);
