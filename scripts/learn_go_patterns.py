@@ -71,9 +71,12 @@ def teacher_colours(sgf_dir: Path, both: bool) -> dict[int, set[str]]:
     return out
 
 
-def kinds_of(state: engine.State, moves: list[int]) -> np.ndarray:
-    """go9's prior kinds (+1/0/-1) of moves, for the comparison."""
-    game = go.policy_game(state.game, go.POLICY_FULL | go.PRIOR_LINES | go.PRIOR_LADDER)
+KINDS_POLICY = go.POLICY_FULL | go.PRIOR_LINES | go.PRIOR_LADDER
+
+
+def kinds_of(state: engine.State, moves: list[int], game: engine.Game) -> np.ndarray:
+    """go9's prior kinds (+1/0/-1) of moves, for the comparison; ``game`` is the
+    position's Go game with KINDS_POLICY (made once per game record)."""
     st = go.in_game(state, game)
     cm = ffi.new("miai_move[]", moves)
     out = ffi.new("int8_t[]", len(moves))
@@ -99,6 +102,7 @@ def read_games(dirs: list[Path], both: bool, test_every: int,
         size = game_sgf.get_size()
         game = engine.create("go", size=size, komi=game_sgf.get_komi())
         state = game.initial_state()
+        kinds_game = go.policy_game(game, KINDS_POLICY) if with_kinds else None
         rows, sizes, won, kinds = [], [], [], []
         prev_pass = False
         for node in game_sgf.get_main_sequence()[1:]:
@@ -115,7 +119,7 @@ def read_games(dirs: list[Path], both: bool, test_every: int,
                     sizes.append(len(legal))
                     won.append(legal.index(move))
                     if with_kinds:
-                        kinds.append(kinds_of(state, legal))
+                        kinds.append(kinds_of(state, legal, kinds_game))
             if colour in teach:  # the teacher's passes after its own pass are not learnt
                 prev_pass = move == size * size
             try:
